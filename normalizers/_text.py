@@ -1,0 +1,35 @@
+"""Character folding shared by the normalizers and the extractor.
+
+``fold`` maps every character to exactly one character, so a span found in the folded
+text is the same span in the original: odd Unicode digits become ASCII digits, the
+many minus and space characters become one of each kind. Nothing is removed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import regex
+
+#: Space characters used as thousands separators or before units (Babel calls out
+#: U+00A0 and U+202F; U+2009 thin and U+2007 figure spaces occur in typeset reports).
+SPACE_SEPARATORS = "\u00a0\u202f\u2009\u2007"
+#: Characters that mean "minus" in financial text. U+2212 is the typographic minus.
+MINUS_SIGNS = "\u2212\u2012\u2013\ufe63\uff0d"
+#: Apostrophe-like characters used as the Swiss thousands separator.
+APOSTROPHES = "\u2019\u02bc\u2032"
+
+
+_ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[%s])" % MINUS_SIGNS)
+
+
+def _ascii(match: regex.Match[str]) -> str:
+    ch = match.group()
+    return "-" if ch in MINUS_SIGNS else str(unicodedata.digit(ch))
+
+
+def fold(text: str) -> str:
+    """``text`` with Unicode digits as ASCII and minus signs as ``-``; same length."""
+    if text.isascii():
+        return text
+    return _ODD.sub(_ascii, text)

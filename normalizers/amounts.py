@@ -1,0 +1,155 @@
+"""Money amounts: a number with a currency symbol or ISO 4217 code before or after it.
+
+``$142.30``, ``US$5m``, ``EUR 2.1bn``, ``1.234,56 €`` (de_DE), ``CHF 1'234.50``,
+``₹12,34,567``, ``-$5m``, ``($1,234)``, ``£3.4 million``, ``500 dollars``.
+
+Symbols and codes come from Babel's CLDR data (every currency Babel lists, with its
+symbol in a set of locales that covers the usual markets), not a hand-typed table.
+
+>>> a = parse("$2.1bn")
+>>> a.number.value, a.currencies[0]
+(Decimal('2.1E+9'), 'USD')
+>>> parse("1.234,56 €", "de_DE").number.value
+Decimal('1234.56')
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+
+import regex
+
+from . import numbers
+from ._errors import NormalizeError, require_text
+from ._text import fold
+
+KIND = "amount"
+
+#: Locales whose currency symbols are collected. Local symbols differ ("$" is USD in
+#: en_US, CA$ elsewhere), so several markets are read.
+SYMBOL_LOCALES = (
+    "en_US", "en_GB", "en_CA", "en_AU", "en_IN", "en_HK", "en_SG", "de_DE", "de_CH",
+    "fr_FR", "fr_CH", "ja_JP", "zh_CN", "ko_KR", "pt_BR", "es_MX", "sv_SE", "nb_NO",
+)
+
+#: Currency words people write out ("500 dollars"); their codes are read from Babel's
+#: display names, so the list is the words, not the mapping.
+CURRENCY_WORDS = ("dollars", "dollar", "euros", "euro", "pounds", "pound", "yen",
+                  "rupees", "rupee", "francs", "franc", "yuan", "won", "pence", "cents")
+
+#: Symbols that are also ordinary words or letters, too risky to read as money.
+_AMBIGUOUS_SYMBOLS = frozenset({"R", "K", "L", "S", "G", "P", "E", "F", "T", "Q", "B", "C"})
+
+
+@lru_cache(maxsize=1)
+def symbol_table() -> dict[str, tuple[str, ...]]:
+    """Currency symbol or code -> ISO codes it may stand for (``$`` -> USD, CAD, ...)."""
+    from babel.numbers import get_currency_name, get_currency_symbol, list_currencies
+
+    table: dict[str, set[str]] = defaultdict(set)
+    for code in list_currencies():
+        table[code].add(code)
+        for loc in SYMBOL_LOCALES:
+            symbol = get_currency_symbol(code, locale=loc)
+            # letters-only symbols ("kr", "UM") are words too often; codes cover them
+            if symbol != code and not symbol.isalpha() and symbol not in _AMBIGUOUS_SYMBOLS:
+                table[symbol].add(code)
+        name = get_currency_name(code, count=2, locale="en").lower()
+        for word in CURRENCY_WORDS:
+            if name.endswith(word):
+                table[word].add(code)
+    # "$" is ambiguous but in an answer without other context it means US dollars first.
+    ordered = {sym: tuple(sorted(codes, key=lambda c: (c != "USD", c))) for sym, codes in table.items()}
+    return ordered
+
+
+@lru_cache(maxsize=1)
+def _symbol_alternation() -> tuple[str, str]:
+    """(prefix alternation, suffix alternation) of symbols, longest first."""
+    symbols = sorted(symbol_table(), key=len, reverse=True)
+    signs = [s for s in symbols if not s.isalpha()]
+    codes = [s for s in symbols if s.isalpha() and s.isupper()]
+    words = [s for s in symbols if s.isalpha() and s.islower()]
+    prefix = "|".join(regex.escape(s) for s in signs + codes)
+    suffix = "|".join(regex.escape(s) for s in signs + codes + words)
+    return prefix, suffix
+
+
+@lru_cache(maxsize=1)
+def prefix_pattern() -> str:
+    """Regex source for a currency before the number (group ``cur``)."""
+    prefix, _ = _symbol_alternation()
+    # a code needs a space or nothing, a symbol may be glued: "$5", "EUR 5", "EUR5"
+    return rf"""(?<![\w$€£¥₹])
+        (?P<open0>\()?(?P<sign0>[+\-])?      # ($1,234) and -$5m
+        (?P<cur>{prefix})[{numbers.SPACES}]?"""
+
+
+@lru_cache(maxsize=1)
+def suffix_pattern() -> str:
+    """Regex source for a currency after the number (group ``cur_after``)."""
+    _, suffix = _symbol_alternation()
+    return rf"[{numbers.SPACES}]?(?P<cur_after>{suffix})(?![\w])"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedAmount:
+    """A money amount: the number and the currency as written."""
+
+    raw: str
+    number: numbers.ParsedNumber
+    symbol: str
+
+    @property
+    def currencies(self) -> tuple[str, ...]:
+        """ISO codes the written symbol may stand for, most likely first."""
+        return symbol_table().get(self.symbol, ())
+
+
+@lru_cache(maxsize=64)
+def _full(locale: str) -> regex.Pattern[str]:
+    num = numbers.pattern(locale)
+    return regex.compile(
+        rf"""\s*(?:
+            {prefix_pattern()}{num}(?(open0)\))
+          | {num}{suffix_pattern()}
+        )\s*""",
+        regex.VERBOSE,
+    )
+
+
+def from_groups(raw: str, groups: dict[str, str | None], locale: str) -> ParsedAmount:
+    """Build a ParsedAmount from the named groups of a match holding ``cur`` or
+    ``cur_after``; a sign before the symbol (``-$5``) counts as the number's sign."""
+    number = numbers.from_groups(raw, groups, locale)
+    if (groups.get("sign0") == "-" or groups.get("open0")) and number.mantissa > 0:
+        number = numbers.ParsedNumber(raw, -number.mantissa, number.scale, number.scale_word, True)
+    symbol = groups.get("cur") or groups.get("cur_after")
+    assert symbol is not None
+    return ParsedAmount(raw, number, symbol)
+
+
+def parse(text: str, locale: str = "en_US") -> ParsedAmount:
+    """Read ``text`` as an amount of money."""
+    text = require_text(KIND, text)
+    m = _full(locale).fullmatch(fold(text))
+    if m is None:
+        raise NormalizeError(KIND, text, f"not an amount with a currency in locale {locale}")
+    return from_groups(text, m.groupdict(), locale)
+
+
+def is_valid(text: object, locale: str = "en_US") -> bool:
+    """Whether ``text`` reads as an amount of money. Never raises."""
+    try:
+        parse(text, locale)  # type: ignore[arg-type]
+    except NormalizeError:
+        return False
+    return True
+
+
+def canonical_forms(value: ParsedAmount) -> tuple[Decimal, ...]:
+    """The values this amount may take in data (see numbers.canonical_forms)."""
+    return numbers.canonical_forms(value.number)

@@ -1,0 +1,198 @@
+"""Plain numbers as written in finance text: ``1,234,567``, ``142.30``, ``(1,234)``,
+``−3.5``, ``2.24 million``, ``$2.1bn``'s ``2.1bn``, ``12,34,567`` (en_IN),
+``1.234,56`` (de_DE), ``1 234,56`` (fr_FR), ``1'234.50`` (de_CH).
+
+The locale's symbols and group sizes come from Babel (CLDR). The parsing itself is a
+regex compiled once per locale rather than ``babel.numbers.parse_decimal``: the
+extractor needs the same pattern to find numbers inside running text with their spans,
+and it must also accept the unambiguous other-convention forms (``1.234,56`` in an
+English answer), which Babel's strict mode rejects.
+
+>>> parse("1,234.50").value
+Decimal('1234.50')
+>>> parse("(1.234,5)", "de_DE").value
+Decimal('-1234.5')
+>>> parse("2.24 million").value
+Decimal('2.24E+6')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Context, Decimal, InvalidOperation
+from functools import lru_cache
+from importlib import resources
+
+import regex
+
+from ._errors import NormalizeError, require_text
+from ._locale import number_symbols
+from ._text import APOSTROPHES, SPACE_SEPARATORS, fold
+
+KIND = "number"
+
+#: Numbers longer than this (in digits) are refused rather than half-read.
+MAX_DIGITS = 40
+
+#: Arithmetic context wide enough that scaling a MAX_DIGITS number is exact.
+CONTEXT = Context(prec=MAX_DIGITS + 30)
+
+SPACES = " " + SPACE_SEPARATORS
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedNumber:
+    """A number read from text, with the text kept beside the value."""
+
+    raw: str
+    mantissa: Decimal  # signed, as written: Decimal("142.30") keeps its trailing zero
+    scale: Decimal  # 1, 1E+3, 1E+6 ... from a scale word
+    scale_word: str | None
+    explicit_sign: bool  # "+", "-" or accounting parentheses were written
+
+    @property
+    def value(self) -> Decimal:
+        """The signed value with the scale applied."""
+        return CONTEXT.multiply(self.mantissa, self.scale) if self.scale != 1 else self.mantissa
+
+    @property
+    def tolerance(self) -> Decimal:
+        """Half a unit of the last digit written, in the scaled value's unit.
+
+        ``2.24 million`` -> 5000: the data values that round to what was written lie
+        within this distance of ``value``.
+        """
+        exp = self.mantissa.as_tuple().exponent
+        assert isinstance(exp, int)
+        return CONTEXT.multiply(Decimal(5).scaleb(exp - 1), self.scale)
+
+
+@lru_cache(maxsize=1)
+def scale_words() -> dict[str, tuple[Decimal, bool]]:
+    """Scale word -> (multiplier, attached-only), from ``scale_words.txt``."""
+    text = resources.files(__package__).joinpath("scale_words.txt").read_text(encoding="utf-8")
+    words: dict[str, tuple[Decimal, bool]] = {}
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split()
+        words[parts[0]] = (Decimal(1).scaleb(int(parts[1])), "attached" in parts[2:])
+    return words
+
+
+def _alternation(words: list[str]) -> str:
+    return "|".join(regex.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@lru_cache(maxsize=64)
+def digits_pattern(locale: str) -> str:
+    """Regex source for the digits of one number in ``locale`` (no sign, no scale).
+
+    Named group ``num``. Accepts the locale's grouping, plain digits, and the two
+    unambiguous mixed forms (``1,234.5`` and ``1.234,5``) whatever the locale.
+    """
+    sym = number_symbols(locale)
+    g = "[" + regex.escape(sym.group_chars) + "]"
+    d = regex.escape(sym.decimal)
+    own = rf"\d{{1,{sym.secondary}}}(?:{g}\d{{{sym.secondary}}})*{g}\d{{{sym.primary}}}"
+    threes = rf"\d{{1,3}}(?:{g}\d{{3}})+"
+    return rf"""(?P<num>
+        \d{{1,3}}(?:,\d{{3}})+\.\d+        # 1,234.5 : unambiguous in any locale
+      | \d{{1,3}}(?:\.\d{{3}})+,\d+        # 1.234,5 : unambiguous in any locale
+      | (?:{own}|{threes})(?:{d}\d+)?      # the locale's own grouping (and groups of 3)
+      | \d+(?:{d}\d+)?                     # plain digits
+    )"""
+
+
+@lru_cache(maxsize=64)
+def scale_pattern() -> str:
+    """Regex source for an optional scale word after the digits (group ``scale``)."""
+    words = scale_words()
+    attached = _alternation(list(words))
+    spaced = _alternation([w for w, (_, att) in words.items() if not att])
+    return rf"""(?:(?P<scale>{attached})|[{SPACES}](?P<scale>{spaced}))(?![\w])"""
+
+
+@lru_cache(maxsize=64)
+def pattern(locale: str = "en_US") -> str:
+    """Regex source for a signed number with optional accounting parentheses and scale."""
+    return rf"""
+        (?P<open>\()?                      # accounting negative: (1,234)
+        (?P<sign>[+\-])?                   # minus signs are folded to "-" first
+        {digits_pattern(locale)}
+        (?:{scale_pattern()})?
+        (?(open)\))                        # a "(" must be closed
+    """
+
+
+@lru_cache(maxsize=64)
+def _full(locale: str) -> regex.Pattern[str]:
+    return regex.compile(rf"\s*{pattern(locale)}\s*", regex.VERBOSE)
+
+
+def digits_to_decimal(num: str, locale: str) -> Decimal:
+    """The Decimal of a ``num`` group matched by :func:`digits_pattern`."""
+    sym = number_symbols(locale)
+    if "," in num and "." in num:  # mixed form: the last mark is the decimal one
+        decimal_mark = "," if num.rfind(",") > num.rfind(".") else "."
+        group_chars = "." if decimal_mark == "," else ","
+    else:
+        decimal_mark, group_chars = sym.decimal, sym.group_chars
+    digits = [ch for ch in num if ch not in group_chars]
+    text = "".join(digits).replace(decimal_mark, ".")
+    if sum(ch.isdigit() for ch in text) > MAX_DIGITS:
+        raise NormalizeError(KIND, num, f"more than {MAX_DIGITS} digits")
+    try:
+        return Decimal(text)
+    except InvalidOperation:  # pragma: no cover - the pattern only lets digits through
+        raise NormalizeError(KIND, num, "not a decimal number") from None
+
+
+def from_groups(raw: str, groups: dict[str, str | None], locale: str) -> ParsedNumber:
+    """Build a ParsedNumber from the named groups of a :func:`pattern` match."""
+    num = groups["num"]
+    assert num is not None
+    mantissa = digits_to_decimal(num, locale)
+    negative = groups.get("open") is not None or groups.get("sign") == "-"
+    if negative:
+        mantissa = -mantissa
+    word = groups.get("scale")
+    scale = scale_words()[word][0] if word else Decimal(1)
+    explicit = groups.get("open") is not None or groups.get("sign") is not None
+    return ParsedNumber(raw, mantissa, scale, word, explicit)
+
+
+def parse(text: str, locale: str = "en_US") -> ParsedNumber:
+    """Read ``text`` as one number in ``locale``; raise NormalizeError if it is not one."""
+    text = require_text(KIND, text)
+    m = _full(locale).fullmatch(fold(text))
+    if m is None:
+        raise NormalizeError(KIND, text, f"not a number in locale {locale}", _suggest(text))
+    return from_groups(text, m.groupdict(), locale)
+
+
+def is_valid(text: object, locale: str = "en_US") -> bool:
+    """Whether ``text`` reads as one number in ``locale``. Never raises."""
+    try:
+        parse(text, locale)  # type: ignore[arg-type]
+    except NormalizeError:
+        return False
+    return True
+
+
+def canonical_forms(value: ParsedNumber) -> tuple[Decimal, ...]:
+    """The values this number may take in data: its scaled value, and the bare
+    mantissa when a scale word was written (a table "in millions" stores 2,100)."""
+    if value.scale != 1:
+        return (value.value, value.mantissa)
+    return (value.value,)
+
+
+def _suggest(text: str) -> str | None:
+    digits = "".join(ch for ch in fold(text) if ch.isdigit() or ch in ".-")
+    return digits if digits and digits != text else None
+
+
+def apostrophes() -> str:
+    """The apostrophe characters accepted as a Swiss group mark."""
+    return "'" + APOSTROPHES

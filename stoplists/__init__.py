@@ -1,0 +1,77 @@
+"""Word lists kept as data files, and a tiny cached loader.
+
+Each ``*.txt`` file here holds one entry a line; ``#`` starts a comment and blank
+lines are ignored. Every file says where its entries came from in its header.
+
+- ``finance_acronyms.txt``, ``exchanges.txt``, ``common_words.txt``: capitalised
+  tokens that look like tickers but are not.
+- ``indices.txt``: index names (``S&P 500``): their capitals are not tickers and their
+  numbers are not values.
+- ``hedges.txt``: words that mark a value as rounded on purpose.
+
+Currency codes are not kept here: they come from Babel's CLDR data
+(``babel.numbers.list_currencies``), so they stay current with Babel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+__all__ = ["load", "load_file", "ticker_stoplist", "currency_codes", "TICKER_LISTS"]
+
+#: The lists whose entries are never tickers.
+TICKER_LISTS = ("finance_acronyms", "exchanges", "common_words", "indices")
+
+
+def _parse(text: str) -> frozenset[str]:
+    entries = set()
+    for line in text.splitlines():
+        entry = line.split(" #", 1)[0].strip() if not line.startswith("#") else ""
+        if entry:
+            entries.add(entry)
+    return frozenset(entries)
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> frozenset[str]:
+    """The entries of the bundled list ``name`` (file name without ``.txt``)."""
+    try:
+        text = resources.files(__package__).joinpath(f"{name}.txt").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"no bundled stop-list named {name!r}; have {sorted(_bundled())}") from None
+    return _parse(text)
+
+
+def load_file(path: str | Path) -> frozenset[str]:
+    """The entries of a user's own list file, in the same format as the bundled ones."""
+    return _parse(Path(path).read_text(encoding="utf-8"))
+
+
+def _bundled() -> list[str]:
+    return [p.name[:-4] for p in resources.files(__package__).iterdir() if p.name.endswith(".txt")]
+
+
+@lru_cache(maxsize=None)
+def currency_codes() -> frozenset[str]:
+    """ISO 4217 codes known to Babel (CLDR), e.g. ``USD``, ``EUR``, ``CHF``."""
+    from babel.numbers import list_currencies
+
+    return frozenset(list_currencies())
+
+
+@lru_cache(maxsize=None)
+def _default_ticker_stoplist() -> frozenset[str]:
+    words: set[str] = set(currency_codes())
+    for name in TICKER_LISTS:
+        words |= load(name)
+    return frozenset(words)
+
+
+def ticker_stoplist(extra: Iterable[str] = ()) -> frozenset[str]:
+    """Every token that must not be taken for a ticker, plus the caller's ``extra``."""
+    base = _default_ticker_stoplist()
+    extra = frozenset(extra)
+    return base | extra if extra else base
