@@ -5,6 +5,7 @@ lines are ignored. Every file says where its entries came from in its header.
 
 - ``finance_acronyms.txt``, ``exchanges.txt``, ``common_words.txt``: capitalised
   tokens that look like tickers but are not.
+- ``filing_forms.txt``: regulatory form names (``10-K``) whose digits are not values.
 - ``indices.txt``: index names (``S&P 500``): their capitals are not tickers and their
   numbers are not values.
 - ``hedges.txt``: words that mark a value as rounded on purpose.
@@ -20,10 +21,16 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["load", "load_file", "ticker_stoplist", "currency_codes", "TICKER_LISTS"]
+__all__ = [
+    "load", "load_file", "ticker_stoplist", "currency_codes", "not_value_phrases",
+    "TICKER_LISTS", "NOT_VALUE_LISTS",
+]
 
 #: The lists whose entries are never tickers.
 TICKER_LISTS = ("finance_acronyms", "exchanges", "common_words", "indices")
+
+#: Phrases whose digits are not values: index names and regulatory form names.
+NOT_VALUE_LISTS = ("indices", "filing_forms")
 
 
 def _parse(text: str) -> frozenset[str]:
@@ -75,3 +82,12 @@ def ticker_stoplist(extra: Iterable[str] = ()) -> frozenset[str]:
     base = _default_ticker_stoplist()
     extra = frozenset(extra)
     return base | extra if extra else base
+
+
+@lru_cache(maxsize=None)
+def not_value_phrases() -> frozenset[str]:
+    """Phrases whose digits must not be read as values (``S&P 500``, ``10-K``)."""
+    phrases: set[str] = set()
+    for name in NOT_VALUE_LISTS:
+        phrases |= {p for p in load(name) if any(ch.isdigit() for ch in p)}
+    return frozenset(phrases)

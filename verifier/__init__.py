@@ -1,0 +1,34 @@
+"""finverify: a verify pass for finance and analytics LLM assistants.
+
+>>> from verifier import verify
+>>> report = verify("AAPL trades at $142.30.", [{"name": "quote", "output": {"symbol": "AAPL", "price": 142.3}}])
+>>> report.confidence, [(i.text, i.status) for i in report.items]
+('high', [('AAPL', 'exact'), ('$142.30', 'normalized')])
+"""
+
+from __future__ import annotations
+
+from ._errors import InputError, JSONInputError, LimitError, VerifierError
+from .haystack import Haystack
+from .models import Badge, Evidence, Highlight, Item, Report, Warnings
+from .pipeline import VERSION, verify
+from .policy import Policy
+
+__version__ = VERSION
+
+__all__ = [
+    "verify",
+    "Report",
+    "Item",
+    "Evidence",
+    "Warnings",
+    "Badge",
+    "Highlight",
+    "Policy",
+    "Haystack",
+    "VerifierError",
+    "InputError",
+    "JSONInputError",
+    "LimitError",
+    "__version__",
+]

@@ -1,0 +1,39 @@
+"""Errors the verifier raises. Every one is a ``ValueError`` with a human message.
+
+::
+
+    VerifierError (ValueError)
+    ├── InputError           the answer, tool results or options are not usable
+    │   └── JSONInputError   a file or body is not valid JSON (line and column given)
+    └── LimitError           an input is over a configured limit (size, leaves, length)
+
+Normalizers raise ``normalizers.NormalizeError`` (also a ``ValueError``) on bad values;
+the verifier never lets one escape from ``verify``: an unreadable value in an answer
+becomes an unsupported item, not an exception.
+"""
+
+from __future__ import annotations
+
+
+class VerifierError(ValueError):
+    """Base of every error raised by the verifier."""
+
+
+class InputError(VerifierError):
+    """An input is unusable; ``where`` names the argument or JSON path at fault."""
+
+    def __init__(self, message: str, where: str | None = None):
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class JSONInputError(InputError):
+    """Text that should be JSON is not."""
+
+
+class LimitError(VerifierError):
+    """An input is larger than the configured limit."""
+
+    def __init__(self, what: str, size: int, limit: int):
+        self.what, self.size, self.limit = what, size, limit
+        super().__init__(f"{what} is {size:,}, over the limit of {limit:,}")

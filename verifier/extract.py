@@ -1,0 +1,338 @@
+"""Extract: answer text -> mentions, each with its kind, span, value and the forms it
+may take in data. Driven by the normalizers' patterns and the stop-lists; it never
+looks at the haystack (the haystack reads strings in the data with the same
+:class:`Extractor`, so an answer and its data follow one set of rules).
+
+Passes run in order, each claiming its spans so a later pass cannot re-read them:
+skip phrases (citations, list numbers, index and form names) -> codes -> dates and
+periods -> numeric values -> tickers -> leftover digits. Quoted phrases are read on
+their own and may overlap other mentions (a number inside a quote is checked twice:
+as a number and as part of the phrase).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+
+import regex
+
+import stoplists
+from normalizers import (
+    NormalizeError, amounts, codes, dates, multipliers, numbers, percents, periods, quotes, tickers,
+)
+from normalizers._text import fold
+
+from .models import decimal_text
+
+#: Kinds of number-like mentions, for code that treats them alike.
+NUMERIC_KINDS = frozenset({"amount", "percent", "basis_points", "percentage_points", "multiplier", "number"})
+
+_UNIT_KIND = {"pct": "percent", "bp": "basis_points", "pp": "percentage_points"}
+_UNIT_TEXT = {"pct": "%", "bp": "bp", "pp": "pp"}
+
+
+@dataclass(frozen=True, slots=True)
+class NumForm:
+    """One value a numeric mention may take in data, and how close a leaf must be to
+    round to it at the precision written."""
+
+    value: Decimal
+    tolerance: Decimal
+    how: str  # "as written", "percent form", "fraction form", "basis points", "unscaled"
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A value found in text, with its span and the forms to look for in data."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+    value: str | None  # normalized, JSON-safe (see models.Item.value)
+    unit: str | None = None
+    hedged: bool = False
+    explicit_sign: bool = False
+    digits: str | None = None  # the number as written, for "exact" comparisons
+    num_forms: tuple[NumForm, ...] = ()
+    keys: tuple[str, ...] = ()  # lookup keys for dates, periods, tickers, codes, quotes
+    integer: int | None = None  # a plain whole number (for counts)
+    invalid: str | None = None  # why the value itself is wrong (bad check digit, unreadable)
+    stoplisted: bool = False  # a ticker-shaped word on a stop-list: kept only if the data has it
+    extra: dict[str, object] = field(default_factory=dict, compare=False)
+
+
+def _hedge_regex() -> regex.Pattern[str]:
+    words = sorted(stoplists.load("hedges"), key=len, reverse=True)
+    signs = [w for w in words if not any(ch.isalnum() for ch in w)]
+    words = [w for w in words if w not in signs]
+    word_alt = "|".join(regex.escape(w) for w in words)
+    sign_alt = "".join(regex.escape(s) for s in signs)
+    return regex.compile(
+        rf"(?:(?<![\w])(?:{word_alt})\s+(?:(?:a|an|the|of)\s+)*|[{sign_alt}]\s*)"
+        rf"(?:[+\-(]\s*)?$",
+        regex.IGNORECASE,
+    )
+
+
+_HEDGE = _hedge_regex()
+
+#: Spans whose digits are not values.
+_SKIP = regex.compile(
+    r"""
+      \[\^?\d+(?:\s*[,–\-]\s*\^?\d+)*\]          # citation markers [1], [2, 3], [^1]
+    | (?m:^[ \t]*\d{1,2}[.)](?=[ \t]))           # list numbering at the start of a line
+    | (?<![\w])\d+(?:st|nd|rd|th)(?![\w])        # ordinals
+    | (?<=[A-Za-z]-)\d+(?![\w])                  # COVID-19, Win-10
+    """,
+    regex.VERBOSE,
+)
+
+_CODE_NAMES = regex.compile(r"(?i:\b(ISIN|CUSIP|SEDOL|LEI)\b)[\s:#]*$")
+
+_LEFTOVER = regex.compile(r"(?<![\w])[+\-]?\d(?:\d|[.,'’ \u00a0\u202f](?=\d))*(?![\w])")
+
+
+class Extractor:
+    """Reads mentions out of text in one locale. Build with :func:`extractor`."""
+
+    def __init__(self, locale: str, extra_stopwords: tuple[str, ...] = ()):
+        self.locale = locale
+        self.stopwords = stoplists.ticker_stoplist(extra_stopwords)
+        num = numbers.pattern(locale)
+        self._numeric = regex.compile(
+            rf"""
+              {amounts.prefix_pattern()}{num}(?(open0)\))(?![\w])(?![.,]\d)
+            | (?<![\w])(?<!\d[.,'’])(?<![A-Za-z]-)
+              {num}
+              (?:{percents.UNIT_PATTERN}|{multipliers.UNIT_PATTERN}|{amounts.suffix_pattern()})?
+              (?![\w])(?![.,'’]\d)
+              (?!\.[A-Z]{1,3}(?![\w]))          # 7203.T is a ticker, read later
+            """,
+            regex.VERBOSE,
+        )
+        self._dates = regex.compile(
+            rf"(?:{dates.pattern(locale)}|{periods.PATTERN})", regex.VERBOSE | regex.IGNORECASE
+        )
+        self._tickers = regex.compile(tickers.PATTERN, regex.VERBOSE)
+        self._codes = regex.compile(codes.PATTERN, regex.VERBOSE)
+        self._quotes = regex.compile(quotes.PATTERN, regex.VERBOSE)
+        phrases = sorted(stoplists.not_value_phrases(), key=len, reverse=True)
+        self._not_values = regex.compile(
+            r"(?<![\w])(?:" + "|".join(regex.escape(p) for p in phrases) + r")(?![\w])"
+        )
+
+    # -- the passes ---------------------------------------------------------------
+
+    def extract(self, text: str, *, years: bool = True, quoted: bool = True) -> list[Mention]:
+        """Every mention in ``text``, in order of position."""
+        folded = fold(text)
+        claimed = bytearray(len(text))
+        out: list[Mention] = []
+        for m in self._not_values.finditer(folded):
+            _claim(claimed, m.start(), m.end())
+        for m in _SKIP.finditer(folded):
+            _claim(claimed, m.start(), m.end())
+        if quoted and ('"' in folded or "“" in folded or "«" in folded or "'" in folded):
+            out.extend(self._quote_mentions(text, folded))
+        has_digit = any(ch.isdigit() for ch in folded)
+        if has_digit:
+            out.extend(self._code_mentions(text, folded, claimed))
+        out.extend(self._date_mentions(text, folded, claimed, has_digit))
+        if has_digit:
+            out.extend(self._numeric_mentions(text, folded, claimed, years))
+        out.extend(self._ticker_mentions(text, folded, claimed))
+        if has_digit:
+            out.extend(self._leftover_mentions(text, folded, claimed))
+        out.sort(key=lambda mention: (mention.start, -mention.end))
+        return out
+
+    def _quote_mentions(self, text: str, folded: str) -> Iterator[Mention]:
+        for m in self._quotes.finditer(folded):
+            phrase = next(v for v in m.groupdict().values() if v is not None)
+            key = quotes.normalize(phrase)
+            if not any(ch.isalnum() for ch in key):
+                continue
+            yield Mention("quote", text[m.start():m.end()], m.start(), m.end(), key, keys=(key,))
+
+    def _code_mentions(self, text: str, folded: str, claimed: bytearray) -> Iterator[Mention]:
+        for m in self._codes.finditer(folded):
+            if _is_claimed(claimed, m.start(), m.end()):
+                continue
+            code = codes.from_groups(text[m.start():m.end()], m.groupdict())
+            named = _CODE_NAMES.search(folded, 0, m.start()) is not None
+            if code.scheme in ("cusip", "sedol", "lei") and not (code.valid or named):
+                continue  # ordinary alphanumerics, not a code
+            if code.scheme == "isin" and not (code.valid or named or code.code[:2] in _isin_prefixes()):
+                continue
+            _claim(claimed, m.start(), m.end())
+            invalid = None if code.valid else f"{code.scheme.upper()} check digit does not match"
+            yield Mention(
+                "code", code.raw, m.start(), m.end(), code.code, unit=code.scheme,
+                keys=(code.code,), invalid=invalid,
+            )
+
+    def _date_mentions(
+        self, text: str, folded: str, claimed: bytearray, has_digit: bool
+    ) -> Iterator[Mention]:
+        if not has_digit and "half" not in folded and "quarter" not in folded:
+            return
+        for m in self._dates.finditer(folded):
+            if _is_claimed(claimed, m.start(), m.end()):
+                continue
+            raw = text[m.start():m.end()]
+            g = m.groupdict()
+            try:
+                if any(g.get(k) for k in ("q1", "q2", "q3", "q4", "h1", "h2", "h3", "fy1", "fy2")):
+                    period = periods.from_groups(raw, g)
+                    mention = Mention("period", raw, m.start(), m.end(), period.key,
+                                      keys=periods.canonical_forms(period))
+                else:
+                    day = dates.from_groups(raw, g, self.locale)
+                    mention = Mention("date", raw, m.start(), m.end(), day.key, keys=(day.key,))
+            except NormalizeError as exc:
+                mention = Mention("date", raw, m.start(), m.end(), None, invalid=exc.reason)
+            _claim(claimed, m.start(), m.end())
+            yield mention
+
+    def _numeric_mentions(
+        self, text: str, folded: str, claimed: bytearray, years: bool
+    ) -> Iterator[Mention]:
+        for m in self._numeric.finditer(folded):
+            if _is_claimed(claimed, m.start(), m.end()):
+                continue
+            _claim(claimed, m.start(), m.end())
+            mention = self._numeric_mention(text, m)
+            if mention.kind == "number" and mention.integer is not None and _is_year(m):
+                if not years:
+                    continue
+                mention = Mention("date", mention.text, mention.start, mention.end,
+                                  str(mention.integer), keys=(str(mention.integer),))
+            yield mention
+
+    def _numeric_mention(self, text: str, m: regex.Match[str]) -> Mention:
+        raw = text[m.start():m.end()]
+        g = m.groupdict()
+        hedged = _HEDGE.search(text, max(0, m.start() - 40), m.start()) is not None
+        try:
+            if g.get("cur") or g.get("cur_after"):
+                amount = amounts.from_groups(raw, g, self.locale)
+                return self._number_mention("amount", raw, m, amount.number, hedged,
+                                            amount.currencies[0] if amount.currencies else amount.symbol)
+            unit = percents.unit_of(g)
+            if unit:
+                pct = percents.ParsedPercent(raw, numbers.from_groups(raw, g, self.locale), unit)
+                return self._percent_mention(raw, m, pct, hedged)
+            number = numbers.from_groups(raw, g, self.locale)
+            if g.get("mult"):
+                return self._number_mention("multiplier", raw, m, number, hedged, "x")
+            return self._number_mention("number", raw, m, number, hedged, number.scale_word)
+        except NormalizeError as exc:
+            return Mention("number", raw, m.start(), m.end(), None, hedged=hedged, invalid=exc.reason)
+
+    def _number_mention(
+        self, kind: str, raw: str, m: regex.Match[str], number: numbers.ParsedNumber,
+        hedged: bool, unit: str | None,
+    ) -> Mention:
+        tol = number.tolerance
+        forms = [NumForm(number.value, tol, "as written")]
+        if number.scale != 1:
+            forms.append(NumForm(number.mantissa, numbers.CONTEXT.divide(tol, number.scale), "unscaled"))
+        integer = None
+        if kind == "number" and number.scale == 1 and not number.explicit_sign:
+            exponent = number.mantissa.as_tuple().exponent
+            if exponent == 0:
+                integer = int(number.mantissa)
+        return Mention(
+            kind, raw, m.start(), m.end(), decimal_text(number.value), unit=unit, hedged=hedged,
+            explicit_sign=number.explicit_sign, digits=_digits(m), num_forms=tuple(forms),
+            integer=integer,
+        )
+
+    def _percent_mention(
+        self, raw: str, m: regex.Match[str], pct: percents.ParsedPercent, hedged: bool
+    ) -> Mention:
+        number = pct.number
+        frac, frac_tol = pct.fraction, pct.fraction_tolerance
+        forms = [NumForm(frac, frac_tol, "fraction form")]
+        percent_value = numbers.CONTEXT.multiply(frac, 100)
+        forms.append(NumForm(percent_value, numbers.CONTEXT.multiply(frac_tol, 100), "percent form"))
+        if pct.unit == "bp":
+            forms.append(NumForm(number.value, number.tolerance, "basis points"))
+        return Mention(
+            _UNIT_KIND[pct.unit], raw, m.start(), m.end(), decimal_text(frac),
+            unit=_UNIT_TEXT[pct.unit], hedged=hedged, explicit_sign=number.explicit_sign,
+            digits=_digits(m), num_forms=tuple(forms),
+        )
+
+    def _ticker_mentions(self, text: str, folded: str, claimed: bytearray) -> Iterator[Mention]:
+        for m in self._tickers.finditer(folded):
+            if _is_claimed(claimed, m.start(), m.end()):
+                continue
+            ticker = tickers.from_groups(text[m.start():m.end()], m.groupdict())
+            marked = ticker.cashtag or ticker.exchange is not None
+            stop = not marked and (ticker.symbol in self.stopwords or ticker.base in self.stopwords
+                                   or m.group("tk_sym") in self.stopwords)
+            if not marked and len(ticker.base) == 1 and not ticker.venue_suffix and "." not in ticker.symbol:
+                stop = True  # single capitals are initials and pronouns far more often
+            _claim(claimed, m.start(), m.end())
+            yield Mention(
+                "ticker", ticker.raw, m.start(), m.end(), ticker.symbol,
+                unit=ticker.exchange, keys=tickers.canonical_forms(ticker), stoplisted=stop,
+                digits=m.group("tk_sym"),
+            )
+
+    def _leftover_mentions(self, text: str, folded: str, claimed: bytearray) -> Iterator[Mention]:
+        for m in _LEFTOVER.finditer(folded):
+            if _is_claimed(claimed, m.start(), m.end()):
+                continue
+            raw = text[m.start():m.end()].rstrip()
+            _claim(claimed, m.start(), m.end())
+            yield Mention(
+                "number", raw, m.start(), m.start() + len(raw), None,
+                invalid=f"cannot read {raw!r} as a number in locale {self.locale}",
+            )
+
+
+@lru_cache(maxsize=32)
+def extractor(locale: str = "en_US", extra_stopwords: tuple[str, ...] = ()) -> Extractor:
+    """The (cached) extractor for ``locale`` and a set of extra stop-words."""
+    return Extractor(locale, extra_stopwords)
+
+
+def extract(text: str, locale: str = "en_US", **options: bool) -> list[Mention]:
+    """Every mention in ``text`` (see :meth:`Extractor.extract`)."""
+    return extractor(locale).extract(text, **options)
+
+
+@lru_cache(maxsize=1)
+def _isin_prefixes() -> frozenset[str]:
+    from babel import Locale
+
+    territories = Locale.parse("en").territories
+    return frozenset(t for t in territories if len(t) == 2 and t.isalpha()) | {"XS", "EU", "QS"}
+
+
+def _claim(claimed: bytearray, start: int, end: int) -> None:
+    claimed[start:end] = b"\x01" * (end - start)
+
+
+def _is_claimed(claimed: bytearray, start: int, end: int) -> bool:
+    return 1 in claimed[start:end]
+
+
+def _digits(m: regex.Match[str]) -> str:
+    """The number as written, sign included, without currency, unit or scale."""
+    sign = "-" if (m.group("sign") == "-" or m.group("open")) else ""
+    return sign + (m.group("num") or "")
+
+
+def _is_year(m: regex.Match[str]) -> bool:
+    num = m.group("num") or ""
+    return (
+        len(num) == 4 and num.isdigit() and dates.YEAR_MIN <= int(num) <= dates.YEAR_MAX
+        and not m.group("scale") and not m.group("sign") and not m.group("open")
+    )

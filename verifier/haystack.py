@@ -1,0 +1,479 @@
+"""Haystack: tool results flattened once into leaves with their JSON paths, and
+indexed so that every lookup is a hash or a bisect, never a scan of the JSON text.
+
+- Numbers (JSON numbers, and numbers inside strings: ``"1,234.50"``, ``"$3.4M"``,
+  ``"12.3%"``, ``"(1,234)"``) are indexed by canonical ``Decimal``; a key or a unit
+  field that names a scale (``revenue_millions``, ``"unit": "millions"``) adds the
+  scaled value too.
+- Dates (ISO strings, dates in text, epoch seconds/milliseconds under date-like keys,
+  13-digit epoch milliseconds anywhere), periods (``"Q3 2026"``, or a record with a
+  quarter and a year field), tickers (symbol-shaped strings, words in text, object
+  keys), security codes, array lengths, and the text of every string (for quotes).
+- Column tables ``{"columns": [...], "rows": [[...]]}`` (also ``headers``/``fields``
+  with ``data``/``values``) are leaves like any other: ``$.rows[2][3]``, with the
+  column header as the leaf's key.
+
+The walk is iterative (no recursion limit) and paths are built only for leaves that
+become evidence: each node keeps its parent and its key.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import regex
+
+from normalizers import dates, numbers, quotes, tickers
+from normalizers._text import fold
+
+from ._errors import InputError, LimitError
+from .extract import Extractor, extractor
+
+#: A leaf's position: an index into Haystack.leaves.
+LeafId = int
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One tool result: its name, optional call id, and output."""
+
+    index: int
+    name: str
+    id: str | None
+    output: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    """A scalar in a tool's output (or an object key that names something)."""
+
+    tool: int
+    node: int  # index into Haystack._parent / _segment
+    key: str | None  # the object key or column header that labels the value
+    raw: str  # the value as text (JSON text for numbers, the string itself, the key)
+
+
+@dataclass(frozen=True, slots=True)
+class NumRef:
+    """A numeric value found at a leaf, and how it was read."""
+
+    leaf: LeafId
+    how: str  # "value", "in text", "scaled by key", "scaled by unit field", ...
+    digits: str  # the number as it appears at the leaf, for exact comparisons
+
+
+_IDENT = regex.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TABLE_COLUMNS = ("columns", "headers", "header", "fields")
+_TABLE_ROWS = ("rows", "data", "values")
+_DATE_KEY = regex.compile(r"(?i)(date|time|timestamp|(?<![a-z])ts(?![a-z])|_at$|At$|epoch|day|released|period)")
+_QUARTER_KEY = regex.compile(r"(?i)^(fiscal_?)?(quarter|qtr|fiscalquarter|fq)$")
+_YEAR_KEY = regex.compile(r"(?i)^(fiscal_?)?(year|yr|fiscalyear|fy)$")
+_SCALE_KEY_WORDS = (
+    (regex.compile(r"(?i)(trillion|(?<![a-z])tn(?![a-z]))"), Decimal("1E12")),
+    (regex.compile(r"(?i)(billion|(?<![a-z])bn(?![a-z])|_b$|(?<![a-z])usd_?b(?![a-z]))"), Decimal("1E9")),
+    (regex.compile(r"(?i)(million|(?<![a-z])(mn|mm|mio)(?![a-z])|_m$|_mm$|(?<![a-z])usd_?m(?![a-z]))"), Decimal("1E6")),
+    (regex.compile(r"(?i)(thousand|(?<![a-z])(k|000s)(?![a-z])|_k$)"), Decimal("1E3")),
+)
+_SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_symbol", "code"})
+_UNIT_FIELDS = frozenset({"scale", "unit", "units", "unit_scale", "denomination", "currency_unit", "amounts_in"})
+_UPPER_OR_DIGIT = regex.compile(r"[A-Z0-9]")
+_DIGIT = regex.compile(r"\d")
+
+
+def key_scale(key: str | None) -> Decimal | None:
+    """The scale a key or column header names: ``revenue_millions`` -> 1E6."""
+    if not key:
+        return None
+    for pattern, scale in _SCALE_KEY_WORDS:
+        if pattern.search(key):
+            return scale
+    return None
+
+
+def unit_field_scale(value: str) -> Decimal | None:
+    """The scale a unit field's text names: ``"millions"``, ``"in thousands"``."""
+    words = numbers.scale_words()
+    for word in regex.findall(r"[A-Za-z.]+", value):
+        for candidate in (word, word.lower(), word.rstrip("s"), word.lower().rstrip("s")):
+            if candidate in words and len(candidate) > 1:
+                return words[candidate][0]
+    return None
+
+
+def as_tools(tool_results: Any) -> list[Tool]:
+    """Normalize the ``tool_results`` argument of ``verify`` to a list of Tools.
+
+    A list of ``{"name", "output"[, "id"]}`` objects is a list of tool results; any
+    other JSON value is one anonymous tool result named ``"tool"``.
+    """
+    if isinstance(tool_results, Haystack):
+        raise InputError("pass a Haystack as haystack=, not as tool_results", "tool_results")
+    if isinstance(tool_results, dict) and "output" in tool_results and "name" in tool_results \
+            and set(tool_results) <= {"name", "output", "id", "arguments"}:
+        tool_results = [tool_results]
+    if isinstance(tool_results, (list, tuple)) and tool_results and all(
+        isinstance(t, dict) and "name" in t and ("output" in t or set(t) <= {"name", "id", "arguments"})
+        for t in tool_results
+    ) and any(isinstance(t, dict) and "output" in t for t in tool_results):
+        tools = []
+        for i, t in enumerate(tool_results):
+            if "output" not in t:
+                raise InputError("tool result has a name but no 'output'", f"tool_results[{i}]")
+            name, call_id = t["name"], t.get("id")
+            if not isinstance(name, str):
+                raise InputError(f"'name' must be a string, got {type(name).__name__}", f"tool_results[{i}].name")
+            if call_id is not None and not isinstance(call_id, str):
+                call_id = str(call_id)
+            tools.append(Tool(i, name, call_id, t["output"]))
+        return tools
+    return [Tool(0, "tool", None, tool_results)]
+
+
+class Haystack:
+    """The indexed tool results. Build once, pass to many ``verify`` calls.
+
+    >>> h = Haystack([{"name": "quote", "output": {"symbol": "AAPL", "price": 142.3}}])
+    >>> [h.path(r.leaf) for r in h.numbers[Decimal("142.30")]]
+    ['$.price']
+    """
+
+    def __init__(
+        self, tool_results: Any, *, locale: str = "en_US", max_leaves: int = 2_000_000
+    ) -> None:
+        self.locale = locale
+        self.tools = as_tools(tool_results)
+        self.max_leaves = max_leaves
+        self.leaves: list[Leaf] = []
+        self._parent: list[int] = []
+        self._segment: list[str | int | None] = []
+        self.numbers: dict[Decimal, list[NumRef]] = defaultdict(list)
+        self.dates: dict[str, list[LeafId]] = defaultdict(list)
+        self.periods: dict[str, list[LeafId]] = defaultdict(list)
+        self.tickers: dict[str, list[LeafId]] = defaultdict(list)
+        self.codes: dict[str, list[LeafId]] = defaultdict(list)
+        self.counts: dict[int, list[tuple[int, int]]] = defaultdict(list)  # length -> (tool, node)
+        self._strings: list[LeafId] = []
+        self._sorted: list[Decimal] | None = None
+        self._text: str | None = None
+        self._text_starts: list[int] = []
+        self._extractor: Extractor = extractor(locale)
+        for tool in self.tools:
+            self._walk(tool)
+
+    # -- building ---------------------------------------------------------------------
+
+    def _node(self, parent: int, segment: str | int | None) -> int:
+        self._parent.append(parent)
+        self._segment.append(segment)
+        return len(self._parent) - 1
+
+    def _add_leaf(self, tool: int, node: int, key: str | None, raw: str) -> LeafId:
+        if len(self.leaves) >= self.max_leaves:
+            raise LimitError("number of leaves in the tool results", len(self.leaves) + 1, self.max_leaves)
+        self.leaves.append(Leaf(tool, node, key, raw))
+        return len(self.leaves) - 1
+
+    def _walk(self, tool: Tool) -> None:
+        root = self._node(-1, None)
+        first_leaf = len(self.leaves)
+        unit_scale: Decimal | None = None
+        # stack of (value, node, key label, scale named by an enclosing key)
+        stack: list[tuple[Any, int, str | None, Decimal | None]] = [(tool.output, root, None, None)]
+        while stack:
+            value, node, label, scale = stack.pop()
+            if isinstance(value, dict):
+                self._walk_object(tool, value, node, scale, stack)
+            elif isinstance(value, (list, tuple)):
+                self.counts[len(value)].append((tool.index, node))
+                for i in range(len(value) - 1, -1, -1):
+                    stack.append((value[i], self._node(node, i), label, scale))
+            else:
+                leaf = self._add_scalar(tool.index, node, label, value, scale)
+                if leaf is not None and label and label.lower() in _UNIT_FIELDS and isinstance(value, str):
+                    unit_scale = unit_field_scale(value) or unit_scale
+        if unit_scale is not None:
+            self._apply_unit_scale(first_leaf, unit_scale)
+
+    def _walk_object(
+        self, tool: Tool, obj: dict[Any, Any], node: int, scale: Decimal | None,
+        stack: list[tuple[Any, int, str | None, Decimal | None]],
+    ) -> None:
+        headers = self._table_headers(obj)
+        items = list(obj.items())
+        self._record_period(tool.index, node, obj)
+        for key, child in reversed(items):
+            if not isinstance(key, str):
+                key = str(key)
+            child_node = self._node(node, key)
+            if _UPPER_OR_DIGIT.match(key):
+                self._index_key(tool.index, child_node, key)
+            child_scale = key_scale(key) or scale
+            if headers is not None and key in _TABLE_ROWS and isinstance(child, (list, tuple)):
+                self.counts[len(child)].append((tool.index, child_node))
+                for r in range(len(child) - 1, -1, -1):
+                    row, row_node = child[r], self._node(child_node, r)
+                    if isinstance(row, (list, tuple)):
+                        self.counts[len(row)].append((tool.index, row_node))
+                        for c in range(len(row) - 1, -1, -1):
+                            header = headers[c] if c < len(headers) else None
+                            stack.append((row[c], self._node(row_node, c), header,
+                                          key_scale(header) or child_scale))
+                    else:
+                        stack.append((row, row_node, key, child_scale))
+            else:
+                stack.append((child, child_node, key, child_scale))
+
+    @staticmethod
+    def _table_headers(obj: dict[Any, Any]) -> list[str | None] | None:
+        for name in _TABLE_COLUMNS:
+            cols = obj.get(name)
+            if isinstance(cols, list) and any(k in obj for k in _TABLE_ROWS):
+                return [
+                    c if isinstance(c, str) else
+                    (str(c.get("name") or c.get("key") or c.get("id")) if isinstance(c, dict) else
+                     None if c is None else str(c))
+                    for c in cols
+                ]
+        return None
+
+    def _record_period(self, tool: int, node: int, obj: dict[Any, Any]) -> None:
+        """A record with a quarter field and a year field supports ``2026-Q3``."""
+        quarter = year = None
+        for key, value in obj.items():
+            if not isinstance(key, str):
+                continue
+            if _QUARTER_KEY.match(key):
+                quarter = _small_int(value, 1, 4, strip="Qq")
+                qkey = key
+            elif _YEAR_KEY.match(key):
+                year = _small_int(value, 1900, 2100, strip="FYfy")
+        if quarter is not None:
+            leaf = self._add_leaf(tool, self._node(node, qkey), qkey, str(obj[qkey]))
+            self.periods[f"Q{quarter}"].append(leaf)
+            if year is not None:
+                self.periods[f"{year}-Q{quarter}"].append(leaf)
+
+    def _add_scalar(
+        self, tool: int, node: int, key: str | None, value: Any, scale: Decimal | None
+    ) -> LeafId | None:
+        if isinstance(value, str):
+            leaf = self._add_leaf(tool, node, key, value)
+            self._index_string(leaf, value, key, scale)
+            return leaf
+        if isinstance(value, bool) or value is None:
+            self._add_leaf(tool, node, key, "true" if value is True else "false" if value is False else "null")
+            return None
+        if isinstance(value, (int, float, Decimal)):
+            raw, number = _number_text(value)
+            leaf = self._add_leaf(tool, node, key, raw)
+            if number is not None:
+                self._index_number(leaf, number, raw, key, scale)
+            return leaf
+        raise InputError(
+            f"{type(value).__name__} is not a JSON value (use str, int, float, Decimal, bool, None, list, dict)",
+            f"tool_results[{tool}] at {self.path_of_node(node)}",
+        )
+
+    def _index_number(
+        self, leaf: LeafId, number: Decimal, raw: str, key: str | None, scale: Decimal | None
+    ) -> None:
+        self.numbers[number].append(NumRef(leaf, "value", raw))
+        if scale is not None:
+            self.numbers[numbers.CONTEXT.multiply(number, scale)].append(NumRef(leaf, "scaled by key", raw))
+        if number == number.to_integral_value():
+            whole = int(number)
+            if dates.YEAR_MIN <= whole <= dates.YEAR_MAX:
+                self.dates[str(whole)].append(leaf)
+            elif whole >= dates.EPOCH_MIN:
+                dated_key = key is not None and _DATE_KEY.search(key) is not None
+                if dated_key or dates.EPOCH_MAX <= whole < dates.EPOCH_MAX * 1000:
+                    day = dates.from_epoch(whole)
+                    if day is not None:
+                        for k in dates.keys_of_day(day):
+                            self.dates[k].append(leaf)
+
+    def _index_string(self, leaf: LeafId, value: str, key: str | None, scale: Decimal | None) -> None:
+        self._strings.append(leaf)
+        if len(value) > 1_000_000:
+            return  # kept for quotes; too long to read for values
+        has_digit = _DIGIT.search(value) is not None
+        if has_digit or _UPPER_OR_DIGIT.search(value):
+            for mention in self._extractor.extract(value, quoted=False):
+                self._index_mention(leaf, mention, key, scale, whole=len(mention.text) == len(value.strip()))
+        if key is not None and key.lower() in _SYMBOL_KEYS and 0 < len(value.strip()) <= 16:
+            self._add_ticker(leaf, value.strip())  # {"symbol": "brk-b"}: any case
+
+    def _index_mention(self, leaf: LeafId, mention: Any, key: str | None,
+                       scale: Decimal | None, whole: bool) -> None:
+        if mention.num_forms:
+            how = "value" if whole else "in text"
+            digits = mention.digits or mention.text
+            for form in mention.num_forms:
+                self.numbers[form.value].append(NumRef(leaf, how if form.how == "as written" else form.how, digits))
+            if scale is not None and mention.kind in ("number", "amount") and len(mention.num_forms) == 1:
+                scaled = numbers.CONTEXT.multiply(mention.num_forms[0].value, scale)
+                self.numbers[scaled].append(NumRef(leaf, "scaled by key", digits))
+        elif mention.kind == "date" and mention.value:
+            keys = (mention.value,)
+            if len(mention.value) == 10:
+                keys = dates.keys_of_day(_iso_date(mention.value))
+            for k in keys:
+                self.dates[k].append(leaf)
+        elif mention.kind == "period" and mention.value:
+            self.periods[mention.value].append(leaf)
+            if "-" in mention.value:
+                self.periods[mention.value.split("-", 1)[1]].append(leaf)
+            elif mention.value.startswith("FY"):
+                self.dates[mention.value[2:]].append(leaf)
+        elif mention.kind == "ticker":
+            self._add_ticker(leaf, mention.value)
+        elif mention.kind == "code" and mention.value:
+            self.codes[mention.value].append(leaf)
+
+    def _add_ticker(self, leaf: LeafId, symbol: str) -> None:
+        canonical = tickers.canonical(symbol)
+        refs = self.tickers[canonical]
+        if refs and refs[-1] == leaf:
+            return  # the same leaf read twice (a symbol field is also a ticker-shaped word)
+        refs.append(leaf)
+        if "." in canonical:  # data "VOD.L" supports an answer's "VOD"
+            self.tickers["base:" + canonical.split(".", 1)[0]].append(leaf)
+
+    def _index_key(self, tool: int, node: int, key: str) -> None:
+        """Object keys that are symbols or codes ({"AAPL": {...}}) support them too."""
+        if len(key) > 24:
+            return
+        mentions = self._extractor.extract(key, quoted=False, years=True)
+        if len(mentions) == 1 and mentions[0].text == key.strip() and mentions[0].kind in (
+            "ticker", "code", "date", "period"
+        ):
+            leaf = self._add_leaf(tool, node, key, key)
+            self._index_mention(leaf, mentions[0], None, None, whole=True)
+
+    def _apply_unit_scale(self, first_leaf: LeafId, scale: Decimal) -> None:
+        """A tool output that says ``"unit": "millions"`` scales its plain numbers."""
+        additions: list[tuple[Decimal, NumRef]] = []
+        for value, refs in self.numbers.items():
+            for ref in refs:
+                if ref.leaf >= first_leaf and ref.how in ("value", "in text"):
+                    additions.append((numbers.CONTEXT.multiply(value, scale),
+                                      NumRef(ref.leaf, "scaled by unit field", ref.digits)))
+        for value, ref in additions:
+            self.numbers[value].append(ref)
+
+    # -- lookups ----------------------------------------------------------------------
+
+    def near(self, value: Decimal, tolerance: Decimal) -> Iterator[Decimal]:
+        """Indexed values within ``tolerance`` of ``value`` (inclusive), by bisection."""
+        if self._sorted is None:
+            self._sorted = sorted(self.numbers)
+        keys = self._sorted
+        lo = bisect.bisect_left(keys, value - tolerance)
+        hi = bisect.bisect_right(keys, value + tolerance)
+        return iter(keys[lo:hi])
+
+    def find_text(self, phrase: str) -> LeafId | None:
+        """The first string leaf whose normalized text contains ``phrase``."""
+        if self._text is None:
+            parts, starts, pos = [], [], 0
+            for leaf in self._strings:
+                text = quotes.normalize(fold(self.leaves[leaf].raw))
+                starts.append(pos)
+                parts.append(text)
+                pos += len(text) + 1
+            self._text = "\x00".join(parts)
+            self._text_starts = starts
+        at = self._text.find(phrase)
+        if at < 0:
+            return None
+        return self._strings[bisect.bisect_right(self._text_starts, at) - 1]
+
+    # -- provenance -------------------------------------------------------------------
+
+    def path_of_node(self, node: int) -> str:
+        """The JSONPath of a node, relative to its tool's output (``$.results[3].price``)."""
+        parts: list[str] = []
+        while node >= 0 and self._segment[node] is not None:
+            seg = self._segment[node]
+            if isinstance(seg, int):
+                parts.append(f"[{seg}]")
+            elif _IDENT.fullmatch(seg) and seg not in ("and", "or", "not", "where", "in"):
+                parts.append(f".{seg}")
+            else:
+                parts.append("['" + seg.replace("\\", "\\\\").replace("'", "\\'") + "']")
+            node = self._parent[node]
+        return "$" + "".join(reversed(parts))
+
+    def path(self, leaf: LeafId) -> str:
+        """The JSONPath of a leaf."""
+        return self.path_of_node(self.leaves[leaf].node)
+
+    def tool_of(self, leaf: LeafId) -> Tool:
+        """The tool result a leaf belongs to."""
+        return self.tools[self.leaves[leaf].tool]
+
+    def __len__(self) -> int:
+        return len(self.leaves)
+
+    def __repr__(self) -> str:
+        return f"<Haystack {len(self.tools)} tools, {len(self.leaves)} leaves, locale {self.locale}>"
+
+
+def _number_text(value: int | float | Decimal) -> tuple[str, Decimal | None]:
+    """(raw text, Decimal or None when it cannot be a value: NaN, infinities, huge)."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return ("NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")), None
+        raw = repr(value)
+    elif isinstance(value, int):
+        if value.bit_length() > 140:  # more than ~42 digits: not a measured quantity
+            return f"<integer of {value.bit_length()} bits>", None
+        raw = str(value)
+    else:
+        if not value.is_finite():
+            return str(value), None
+        raw = str(value)
+    try:
+        number = Decimal(raw)
+    except InvalidOperation:  # pragma: no cover - repr/str of finite numbers always parse
+        return raw, None
+    if len(number.as_tuple().digits) > numbers.MAX_DIGITS:
+        return raw, None
+    return raw, number
+
+
+def _small_int(value: Any, lo: int, hi: int, strip: str = "") -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        value = value.strip().lstrip(strip)
+        if not value.isdigit():
+            return None
+    try:
+        whole = int(value)
+    except (TypeError, ValueError):
+        return None
+    return whole if lo <= whole <= hi else None
+
+
+def _iso_date(key: str) -> Any:
+    import datetime as dt
+
+    return dt.date.fromisoformat(key)
+
+
+def build(tool_results: Any, locale: str = "en_US", max_leaves: int = 2_000_000) -> Haystack:
+    """Build a :class:`Haystack` (same as the constructor)."""
+    return Haystack(tool_results, locale=locale, max_leaves=max_leaves)
+
+
+def iter_leaves(h: Haystack) -> Iterable[tuple[str, str, str]]:
+    """(tool name, path, raw) of every leaf, for debugging and tests."""
+    for i, leaf in enumerate(h.leaves):
+        yield h.tools[leaf.tool].name, h.path(i), leaf.raw

@@ -1,0 +1,211 @@
+"""Match: each mention -> an Item with a status and evidence from the haystack.
+
+Numbers are looked up by every canonical form (1.4% as 0.014 and 1.4; $2.1bn as
+2.1E+9 and, beside a scale hint, 2.1), by hash. Only when no form is found are nearby
+values searched by bisection, at the precision the answer wrote: a hedged value that
+rounds from the data is ``rounded``; the same rounding without a hedge is ``drift``.
+A whole number that equals the length of an array in the data is a count
+(``derived``). A value written without a sign also matches its negative (``fell
+3.2%`` against -3.2); the sign is then reported in the evidence as not stated.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from .extract import NUMERIC_KINDS, Mention, NumForm
+from .haystack import Haystack, LeafId, NumRef
+from .models import Evidence, Item
+from .policy import Policy
+
+_EXACT_FORMS = frozenset({"as written", "percent form", "basis points"})
+_EXACT_REFS = frozenset({"value", "in text", "percent form", "basis points"})
+
+
+def match(mention: Mention, hay: Haystack, policy: Policy) -> Item | None:
+    """The Item for ``mention``; None for a stop-listed word the data does not name."""
+    if mention.kind in NUMERIC_KINDS:
+        return _match_number(mention, hay, policy)
+    if mention.kind == "ticker":
+        return _match_keyed(mention, hay, policy, _ticker_refs(mention, hay), "ticker")
+    if mention.kind == "date":
+        return _match_keyed(mention, hay, policy, _refs(hay.dates, mention.keys), "date")
+    if mention.kind == "period":
+        refs = _refs(hay.periods, mention.keys) or _refs(hay.dates, mention.keys[1:])
+        return _match_keyed(mention, hay, policy, refs, "period")
+    if mention.kind == "code":
+        return _match_keyed(mention, hay, policy, _refs(hay.codes, mention.keys), "code")
+    if mention.kind == "quote":
+        leaf = hay.find_text(mention.keys[0]) if mention.keys else None
+        return _match_keyed(mention, hay, policy, [leaf] if leaf is not None else [], "quote")
+    raise AssertionError(f"unknown mention kind {mention.kind!r}")
+
+
+def _refs(index: dict[str, list[LeafId]], keys: tuple[str, ...]) -> list[LeafId]:
+    for key in keys:
+        found = index.get(key)
+        if found:
+            return found
+    return []
+
+
+def _ticker_refs(mention: Mention, hay: Haystack) -> list[LeafId]:
+    refs = _refs(hay.tickers, mention.keys)
+    if not refs and "." not in (mention.value or ""):
+        refs = hay.tickers.get("base:" + (mention.value or ""), [])  # "VOD" vs data "VOD.L"
+    return refs
+
+
+def _item(mention: Mention, status: str, reason: str, evidence: list[Evidence] | None = None,
+          total: int = 0, flagged: bool | None = None) -> Item:
+    return Item.model_construct(
+        kind=mention.kind, text=mention.text, start=mention.start, end=mention.end,
+        value=mention.value, unit=mention.unit, hedged=mention.hedged, status=status,
+        flagged=status in ("drift", "unsupported", "invalid") if flagged is None else flagged,
+        reason=reason, evidence=evidence or [], evidence_total=total,
+    )
+
+
+def _evidence(hay: Haystack, leaf: LeafId, how: str) -> Evidence:
+    tool = hay.tool_of(leaf)
+    return Evidence.model_construct(
+        tool=tool.name, tool_index=tool.index, tool_id=tool.id, path=hay.path(leaf),
+        raw=hay.leaves[leaf].raw, how=how,
+    )
+
+
+def _where(ev: Evidence) -> str:
+    return f"{ev.raw!r} at {ev.path} in {ev.tool}"
+
+
+# -- keyed kinds: tickers, dates, periods, codes, quotes ---------------------------------
+
+_NOT_FOUND = {
+    "ticker": "ticker not found in any tool result",
+    "date": "date not found in the tool data",
+    "period": "period not found in the tool data",
+    "code": "security code not found in the tool data",
+    "quote": "quoted phrase does not appear in the tool data",
+}
+
+
+def _match_keyed(mention: Mention, hay: Haystack, policy: Policy, refs: list[LeafId],
+                 what: str) -> Item | None:
+    if not refs:
+        if mention.stoplisted:
+            return None
+        if mention.invalid:
+            status = "invalid" if mention.kind == "code" else "unsupported"
+            return _item(mention, status, f"{mention.invalid}; not found in the tool data")
+        return _item(mention, "unsupported", _NOT_FOUND[what])
+    written = mention.digits or mention.text
+    exact = [r for r in refs if hay.leaves[r].raw.strip() in (mention.text, written)]
+    if mention.kind == "quote":
+        inner = mention.text[1:-1]
+        exact = [r for r in refs if inner in hay.leaves[r].raw]
+    status = "exact" if exact else "normalized"
+    best = (exact + [r for r in refs if r not in exact])[: policy.max_evidence] if exact else refs[: policy.max_evidence]
+    evidence = [_evidence(hay, r, "as written" if r in exact else "reformatted") for r in best]
+    reason = ("found as written" if exact else "matches") + f" {_where(evidence[0])}"
+    if mention.invalid:
+        reason += f" ({mention.invalid}, as in the data)"
+    return _item(mention, status, reason, evidence, len(refs))
+
+
+# -- numbers -----------------------------------------------------------------------------
+
+def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
+    if mention.invalid or not mention.num_forms:
+        return _item(mention, "unsupported", mention.invalid or "could not read this value")
+    found = _exact_candidates(mention, hay)
+    if found:
+        return _supported(mention, hay, policy, found)
+    if mention.integer is not None and mention.integer in hay.counts:
+        nodes = hay.counts[mention.integer]
+        ev = [
+            Evidence.model_construct(
+                tool=hay.tools[t].name, tool_index=t, tool_id=hay.tools[t].id,
+                path=hay.path_of_node(n), raw=f"{mention.integer} elements", how="count",
+            )
+            for t, n in nodes[: policy.max_evidence]
+        ]
+        return _item(mention, "derived", f"count of the {mention.integer} elements of {ev[0].path} "
+                     f"in {ev[0].tool}", ev, len(nodes))
+    near = _nearest(mention, hay)
+    if near is not None:
+        form, value, ref, flipped = near
+        hedged = mention.hedged and policy.hedge_allows_rounding
+        how = "rounded" + (", sign not stated" if flipped else "")
+        ev = [_evidence(hay, ref.leaf, how)]
+        if hedged:
+            return _item(mention, "rounded", f"rounds from {_where(ev[0])}; marked as approximate", ev, 1)
+        return _item(mention, "drift", f"{_where(ev[0])} rounds to this, but the answer does not say "
+                     "it is approximate", ev, 1)
+    return _item(mention, "unsupported", "not found in the tool data")
+
+
+def _signed(form: NumForm, mention: Mention) -> list[tuple[Decimal, bool]]:
+    values = [(form.value, False)]
+    if not mention.explicit_sign and form.value != 0:
+        values.append((-form.value, True))
+    return values
+
+
+def _exact_candidates(mention: Mention, hay: Haystack) -> list[tuple[NumForm, NumRef, bool]]:
+    found: list[tuple[NumForm, NumRef, bool]] = []
+    for form in mention.num_forms:
+        for value, flipped in _signed(form, mention):
+            refs = hay.numbers.get(value)
+            if refs:
+                found.extend((form, ref, flipped) for ref in refs)
+    return found
+
+
+def _supported(mention: Mention, hay: Haystack, policy: Policy,
+               found: list[tuple[NumForm, NumRef, bool]]) -> Item:
+    def is_exact(form: NumForm, ref: NumRef, flipped: bool) -> bool:
+        if flipped:
+            return False
+        raw = hay.leaves[ref.leaf].raw.strip()
+        return raw == mention.text or (
+            ref.digits == mention.digits and form.how in _EXACT_FORMS and ref.how in _EXACT_REFS
+        )
+
+    ranked = sorted(found, key=lambda c: (not is_exact(*c), c[2], c[1].how != "value", c[1].leaf))
+    seen: set[LeafId] = set()
+    evidence: list[Evidence] = []
+    for form, ref, flipped in ranked:
+        if ref.leaf in seen:
+            continue
+        seen.add(ref.leaf)
+        if len(evidence) < policy.max_evidence:
+            evidence.append(_evidence(hay, ref.leaf, _how(form, ref, flipped, is_exact(form, ref, flipped))))
+    exact = is_exact(*ranked[0])
+    status = "exact" if exact else "normalized"
+    reason = ("found as written " if exact else "matches ") + _where(evidence[0])
+    if not exact and evidence[0].how != "reformatted":
+        reason += f" ({evidence[0].how})"
+    return _item(mention, status, reason, evidence, len(seen))
+
+
+def _how(form: NumForm, ref: NumRef, flipped: bool, exact: bool) -> str:
+    if exact:
+        return "as written"
+    parts = [p for p in (form.how, ref.how) if p not in ("as written", "value", "in text")]
+    if flipped:
+        parts.append("sign not stated")
+    return ", ".join(dict.fromkeys(parts)) or "reformatted"
+
+
+def _nearest(mention: Mention, hay: Haystack) -> tuple[NumForm, Decimal, NumRef, bool] | None:
+    """The closest data value that rounds to the mention at its written precision."""
+    best: tuple[Decimal, NumForm, Decimal, NumRef, bool] | None = None
+    for form in mention.num_forms:
+        for value, flipped in _signed(form, mention):
+            for candidate in hay.near(value, form.tolerance):
+                distance = abs(candidate - value) / form.tolerance if form.tolerance else Decimal(0)
+                if best is None or distance < best[0]:
+                    best = (distance, form, candidate, hay.numbers[candidate][0], flipped)
+    if best is None:
+        return None
+    return best[1], best[2], best[3], best[4]

@@ -1,0 +1,130 @@
+"""The Report: the contract between the verifier and its callers (assistants that act
+on ``action``, frontends that draw ``warnings``, engineers who read ``items``).
+
+``Report.model_json_schema()`` is published as the API schema; every field has a
+description. Values are JSON-safe: numbers the verifier computed are decimal strings
+(``"2100000000"``), never floats, so nothing is rounded on the way to the UI.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Kind = Literal[
+    "ticker", "amount", "percent", "basis_points", "percentage_points", "multiplier",
+    "number", "date", "period", "code", "quote",
+]
+Status = Literal["exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid"]
+Confidence = Literal["high", "medium", "low"]
+Action = Literal["show", "show_with_warning", "retry", "abstain"]
+
+#: Statuses that count as supported by the tool data.
+SUPPORTED_STATUSES: frozenset[str] = frozenset({"exact", "normalized", "rounded", "derived"})
+#: Statuses that flag the item to the user.
+FLAGGED_STATUSES: frozenset[str] = frozenset({"drift", "unsupported", "invalid"})
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+class Evidence(BaseModel):
+    """Where in the tool data a value was found."""
+
+    model_config = _FROZEN
+
+    tool: str = Field(description="Name of the tool result that holds the value.", examples=["get_quote"])
+    tool_index: int = Field(description="Position of that tool result in the input list.", examples=[0])
+    tool_id: str | None = Field(None, description="The tool call id, when one was given.")
+    path: str = Field(
+        description="JSONPath of the leaf inside that tool's output; jsonpath-ng resolves it.",
+        examples=["$.results[3].price"],
+    )
+    raw: str = Field(description="The leaf as it appears in the data (JSON text for numbers).", examples=["142.3"])
+    how: str = Field(
+        description="How the answer's value relates to this leaf: as written, reformatted, "
+        "percent form, scaled by a key or unit field, sign not stated, rounded, count.",
+        examples=["reformatted"],
+    )
+
+
+class Item(BaseModel):
+    """One value extracted from the answer and what the data says about it."""
+
+    model_config = _FROZEN
+
+    kind: Kind = Field(description="What sort of value this is.")
+    text: str = Field(description="The value exactly as written in the answer.", examples=["$2.1bn"])
+    start: int = Field(description="Start offset of `text` in the answer (characters).")
+    end: int = Field(description="End offset (exclusive) of `text` in the answer.")
+    value: str | None = Field(
+        description="Normalized value: a decimal string for numbers (percents as a fraction), "
+        "an ISO-like key for dates and periods, the canonical symbol or code, the folded phrase.",
+        examples=["2100000000", "0.014", "2026-03-05", "2026-Q3", "BRK.B"],
+    )
+    unit: str | None = Field(None, description="Currency code, '%', 'bp', 'pp', 'x' or a scale word.")
+    hedged: bool = Field(False, description="A hedge word ('about', '~') marks the value as rounded on purpose.")
+    status: Status = Field(description="How the data supports the value.")
+    flagged: bool = Field(description="Whether the UI should highlight this value.")
+    reason: str = Field(description="One sentence a person can read: why this status.")
+    evidence: list[Evidence] = Field(default_factory=list, description="Leaves that support it, best first.")
+    evidence_total: int = Field(0, description="How many leaves matched in all (evidence is capped).")
+
+
+class Badge(BaseModel):
+    """The confidence badge a frontend draws."""
+
+    model_config = _FROZEN
+
+    level: Confidence = Field(description="Same as the report's confidence.")
+    label: str = Field(description="Short label for the badge.", examples=["Verified", "Partly verified"])
+
+
+class Highlight(BaseModel):
+    """A span of the answer to highlight, with the reason shown on hover."""
+
+    model_config = _FROZEN
+
+    start: int
+    end: int
+    text: str
+    kind: Kind
+    status: Status
+    reason: str
+
+
+class Warnings(BaseModel):
+    """The UI payload: badge, message, highlights and the hint for a retry."""
+
+    model_config = _FROZEN
+
+    badge: Badge
+    message: str = Field(description="One or two sentences for the user.")
+    highlights: list[Highlight] = Field(default_factory=list, description="Flagged spans, in answer order.")
+    retry_hint: str | None = Field(
+        None, description="Text an assistant can feed back to its generator; names each failed value."
+    )
+
+
+class Report(BaseModel):
+    """The verifier's verdict on one answer."""
+
+    model_config = _FROZEN
+
+    confidence: Confidence = Field(description="high: all supported; medium: some flagged; low: most flagged or an invented entity.")
+    score: float = Field(description="Supported share of checkable items (1.0 when there are none).", ge=0, le=1)
+    action: Action = Field(description="What the caller should do: show, show_with_warning, retry, abstain.")
+    checked: int = Field(description="Number of checkable items extracted from the answer.")
+    flagged: int = Field(description="Number of flagged items.")
+    counts: dict[str, int] = Field(description="Items per status.")
+    items: list[Item] = Field(description="Every extracted value, in answer order.")
+    warnings: Warnings
+    locale: str = Field(description="Locale the answer was read in.", examples=["en_US"])
+    version: str = Field(description="Verifier version that produced the report.")
+
+
+def decimal_text(value: Decimal) -> str:
+    """A Decimal as plain positional text without exponent or trailing zeros."""
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "0") else text

@@ -1,0 +1,115 @@
+"""The verify pass: one state object moves through the stages in order.
+
+Stages (each a small function ``stage(state) -> None`` that sets its own fields):
+``extract`` (answer -> mentions), ``match`` (mentions -> items), ``score`` (items ->
+report). Later stages (attribution, derivation, the judge) slot in between ``match``
+and ``score``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from normalizers import NormalizeError, number_symbols
+
+from . import score as scoring
+from ._errors import InputError, LimitError
+from .extract import Mention, extractor
+from .haystack import Haystack
+from .match import match
+from .models import Item, Report
+from .policy import Policy
+
+VERSION = "0.1.0"
+
+
+@dataclass
+class State:
+    """Everything one verification knows, filled in stage by stage."""
+
+    answer: str
+    haystack: Haystack
+    locale: str
+    policy: Policy
+    question: str | None = None
+    mentions: list[Mention] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
+    report: Report | None = None
+
+
+def extract_stage(state: State) -> None:
+    """Read the answer's values."""
+    ex = extractor(state.locale, tuple(state.policy.extra_stopwords))
+    state.mentions = ex.extract(
+        state.answer, years=state.policy.check_years, quoted=state.policy.check_quotes
+    )
+
+
+def match_stage(state: State) -> None:
+    """Look each value up in the haystack."""
+    items = (match(m, state.haystack, state.policy) for m in state.mentions)
+    state.items = [item for item in items if item is not None]
+
+
+def score_stage(state: State) -> None:
+    """Turn items into confidence, action and warnings."""
+    items, policy = state.items, state.policy
+    confidence, score = scoring.confidence_of(items, policy)
+    state.report = Report.model_construct(
+        confidence=confidence,
+        score=round(score, 4),
+        action=scoring.action_of(confidence, score, policy),
+        checked=len(items),
+        flagged=sum(1 for item in items if item.flagged),
+        counts=scoring.counts_of(items),
+        items=items,
+        warnings=scoring.warnings_of(items, confidence),
+        locale=state.locale,
+        version=VERSION,
+    )
+
+
+#: The stages, in order. Tests and later issues insert stages here.
+STAGES: list[Callable[[State], None]] = [extract_stage, match_stage, score_stage]
+
+
+def verify(
+    answer: str,
+    tool_results: Any = None,
+    *,
+    question: str | None = None,
+    locale: str = "en_US",
+    policy: Policy | None = None,
+    haystack: Haystack | None = None,
+) -> Report:
+    """Check ``answer`` against ``tool_results`` and return a :class:`Report`.
+
+    ``tool_results`` is a list of ``{"name", "output"[, "id"]}`` or any JSON value; pass
+    a prebuilt ``haystack`` instead to verify many answers over the same results.
+    Raises :class:`InputError` / :class:`LimitError` (both ``ValueError``) for unusable
+    input; never anything from deep inside.
+    """
+    policy = policy or Policy()
+    if not isinstance(answer, str):
+        raise InputError(f"must be a string, got {type(answer).__name__}", "answer")
+    if len(answer) > policy.max_answer_chars:
+        raise LimitError("answer length in characters", len(answer), policy.max_answer_chars)
+    if question is not None and not isinstance(question, str):
+        raise InputError(f"must be a string or None, got {type(question).__name__}", "question")
+    try:
+        number_symbols(locale)
+    except NormalizeError as exc:
+        raise InputError(str(exc), "locale") from None
+    if haystack is None:
+        if tool_results is None:
+            raise InputError("give tool_results or a prebuilt haystack", "tool_results")
+        haystack = Haystack(tool_results, locale=locale, max_leaves=policy.max_leaves)
+    elif tool_results is not None:
+        raise InputError("give tool_results or haystack, not both", "haystack")
+    state = State(answer, haystack, locale, policy, question)
+    for stage in STAGES:
+        stage(state)
+    assert state.report is not None
+    return state.report

@@ -1,0 +1,40 @@
+"""The Policy: how items become a confidence, an action and a warning.
+
+The defaults follow "downgrade, don't bounce": the user still sees the answer; a flag
+lowers confidence and adds a warning, it does not hide the substance.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Policy(BaseModel):
+    """Thresholds and switches for one verification. All fields have safe defaults."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    medium_min_score: float = Field(
+        0.5, ge=0, le=1,
+        description="Lowest supported share that is still 'medium'; below it confidence is 'low'.",
+    )
+    invented_entity_is_low: bool = Field(
+        True, description="A ticker or security code found nowhere in the data (or with a bad "
+        "check digit) makes the answer 'low' whatever the score: the catastrophic kind.",
+    )
+    hedge_allows_rounding: bool = Field(
+        True, description="A hedged value ('about 2.24 million') that rounds from a data value is supported.",
+    )
+    retry_on_low: bool = Field(True, description="Suggest 'retry' (with the retry hint) when confidence is low.")
+    abstain_below: float | None = Field(
+        None, ge=0, le=1,
+        description="If set, a score below this means 'abstain' instead of 'retry'. Off by default.",
+    )
+    check_years: bool = Field(True, description="Check bare years ('in 2025') against dates in the data.")
+    check_quotes: bool = Field(True, description="Check quoted phrases verbatim against strings in the data.")
+    max_evidence: int = Field(5, ge=1, le=100, description="Evidence entries kept per item.")
+    extra_stopwords: tuple[str, ...] = Field(
+        (), description="More capitalised words that are never tickers (added to the bundled stop-lists).",
+    )
+    max_answer_chars: int = Field(200_000, ge=1, description="Longest answer accepted.")
+    max_leaves: int = Field(2_000_000, ge=1, description="Most leaves a haystack may hold.")

@@ -1,0 +1,102 @@
+"""Score: items -> confidence, action and the UI warning payload.
+
+"Downgrade, don't bounce": no flagged item -> high, no warning; flagged items with at
+least ``Policy.medium_min_score`` supported -> medium, a soft warning; fewer, or an
+invented ticker or code -> low, a prominent warning and a retry hint naming the
+failed values.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .models import SUPPORTED_STATUSES, Badge, Highlight, Item, Warnings
+from .policy import Policy
+
+_LABELS = {"high": "Verified", "medium": "Partly verified", "low": "Unverified"}
+_ENTITY_KINDS = frozenset({"ticker", "code"})
+
+
+def confidence_of(items: list[Item], policy: Policy) -> tuple[str, float]:
+    """(confidence, score) for a list of items under ``policy``."""
+    checked = len(items)
+    supported = sum(1 for item in items if item.status in SUPPORTED_STATUSES)
+    score = supported / checked if checked else 1.0
+    flagged = [item for item in items if item.flagged]
+    if not flagged:
+        return "high", score
+    invented = policy.invented_entity_is_low and any(item.kind in _ENTITY_KINDS for item in flagged)
+    if invented or score < policy.medium_min_score:
+        return "low", score
+    return "medium", score
+
+
+def action_of(confidence: str, score: float, policy: Policy) -> str:
+    """What the caller should do with the answer."""
+    if confidence == "high":
+        return "show"
+    if confidence == "medium":
+        return "show_with_warning"
+    if policy.abstain_below is not None and score < policy.abstain_below:
+        return "abstain"
+    return "retry" if policy.retry_on_low else "show_with_warning"
+
+
+def warnings_of(items: list[Item], confidence: str) -> Warnings:
+    """Badge, message, highlights and retry hint for the UI."""
+    flagged = [item for item in items if item.flagged]
+    highlights = [
+        Highlight.model_construct(start=i.start, end=i.end, text=i.text, kind=i.kind,
+                                  status=i.status, reason=i.reason)
+        for i in flagged
+    ]
+    badge = Badge.model_construct(level=confidence, label=_LABELS[confidence])
+    return Warnings.model_construct(
+        badge=badge, message=_message(items, flagged, confidence), highlights=highlights,
+        retry_hint=_retry_hint(flagged) if flagged else None,
+    )
+
+
+def _message(items: list[Item], flagged: list[Item], confidence: str) -> str:
+    if not items:
+        return "The answer states no numbers, tickers, dates or codes to check against the tool data."
+    if not flagged:
+        return f"All {len(items)} checked values match the tool data."
+    entities = [i for i in flagged if i.kind in _ENTITY_KINDS]
+    if entities and confidence == "low":
+        names = ", ".join(dict.fromkeys(i.text for i in entities))
+        return (f"The answer names {names}, which the tool data does not contain or which is not a "
+                f"valid code. {len(flagged)} of {len(items)} values could not be verified; "
+                "treat this answer with caution or ask again.")
+    if confidence == "low":
+        return (f"{len(flagged)} of {len(items)} values could not be verified against the tool data. "
+                "Treat this answer with caution or ask again.")
+    return (f"{len(flagged)} of {len(items)} values could not be verified against the tool data; "
+            "they are highlighted.")
+
+
+_HINT = {
+    "unsupported": "does not appear in the tool results",
+    "drift": "is a rounded form of a tool value but was not marked as approximate",
+    "invalid": "is not a valid code (its check digit is wrong)",
+}
+
+
+def _retry_hint(flagged: list[Item]) -> str:
+    lines = []
+    for item in flagged:
+        line = f"- {item.text!r} ({item.kind}) {_HINT.get(item.status, item.reason)}"
+        if item.status == "drift" and item.evidence:
+            line += f"; the tool result says {item.evidence[0].raw} at {item.evidence[0].path}"
+        lines.append(line)
+    return (
+        "Some values in your previous answer are not supported by the tool results:\n"
+        + "\n".join(lines)
+        + "\nRewrite the answer using only values that appear in the tool results, quoted as "
+        "given; say 'about' when you round, and leave out anything the tools did not return."
+    )
+
+
+def counts_of(items: list[Item]) -> dict[str, int]:
+    """Items per status."""
+    return dict(Counter(item.status for item in items))
