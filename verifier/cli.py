@@ -1,0 +1,165 @@
+"""The ``verifier`` command line: ``check`` one answer, ``eval`` a labelled set,
+print the report ``schema``.
+
+Exit codes: 0 done; 1 the answer's confidence reached ``--fail-on``; 2 bad input (the
+message says what and where, no traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+import stoplists
+
+from ._errors import VerifierError
+from .evaluate import load_dataset, run
+from .jsonio import load_path, loads, read_text
+from .models import Report
+from .pipeline import verify
+from .policy import Policy
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Check an assistant's answer against the tool results it consulted.")
+out = Console()
+err = Console(stderr=True)
+
+_RANK = {"high": 0, "medium": 1, "low": 2}
+_STYLE = {"unsupported": "bold white on red", "invalid": "bold white on red", "drift": "black on yellow"}
+_BADGE = {"high": "bold white on green", "medium": "bold black on yellow", "low": "bold white on red"}
+
+
+def _example(name: str) -> str:
+    return resources.files("verifier").joinpath("examples", name).read_text(encoding="utf-8")
+
+
+@app.command()
+def check(
+    tools: Annotated[Optional[Path], typer.Option(help="JSON file: a list of {name, output} or any JSON value. Default: the bundled screener example.")] = None,
+    answer: Annotated[Optional[str], typer.Option(help="Text file with the answer ('-' for stdin). Default: the bundled example answer.")] = None,
+    question: Annotated[Optional[str], typer.Option(help="The user's question, if known.")] = None,
+    locale: Annotated[str, typer.Option(help="Locale the answer is written in (en_US, de_DE, fr_FR, ...).")] = "en_US",
+    format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    fail_on: Annotated[Optional[str], typer.Option(help="Exit 1 when confidence is this or worse: medium or low.")] = None,
+    stopwords: Annotated[Optional[Path], typer.Option(help="A file of extra words that are never tickers (one a line).")] = None,
+) -> None:
+    """Verify one answer and print the report."""
+    if format not in ("text", "json"):
+        _fail(f"--format must be text or json, not {format!r}")
+    if fail_on not in (None, "medium", "low"):
+        _fail(f"--fail-on must be medium or low, not {fail_on!r}")
+    try:
+        if tools is None and answer is None:
+            tool_results = loads(_example("screen_tools.json"), "bundled example")
+            text = _example("screen_answer.txt")
+        elif tools is None or answer is None:
+            _fail("give both --tools and --answer (or neither, to run the bundled example)")
+        else:
+            tool_results = load_path(tools)
+            text = sys.stdin.read() if answer == "-" else read_text(answer)
+        policy = Policy(extra_stopwords=tuple(sorted(stoplists.load_file(stopwords)))) if stopwords else None
+        report = verify(text.rstrip("\n"), tool_results, question=question, locale=locale, policy=policy)
+    except (VerifierError, OSError) as exc:
+        _fail(str(exc))
+    except ValueError as exc:  # pydantic validation of options, stop-list files
+        _fail(str(exc))
+    if format == "json":
+        out.print_json(report.model_dump_json())
+    else:
+        _print_report(text.rstrip("\n"), report)
+    if fail_on and _RANK[report.confidence] >= _RANK[fail_on]:
+        raise typer.Exit(1)
+
+
+@app.command(name="eval")
+def eval_(
+    dataset: Annotated[Path, typer.Argument(help="Labelled JSONL: id, locale, question, tool_results, answer, label, faults.")],
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the results as JSON here.")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Run a labelled set; print pass/catch rates, localisation, P/R/F1, per kind and latency."""
+    try:
+        records = load_dataset(dataset)
+    except (VerifierError, OSError) as exc:
+        _fail(str(exc))
+    with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, disable=not progress) as bar:
+        task = bar.add_task("eval", total=len(records))
+        result = run(records, str(dataset), progress=lambda: bar.advance(task))
+    table = Table(title=f"{dataset} ({result.verifier.cases} cases)")
+    table.add_column("measure")
+    table.add_column("verifier", justify="right")
+    table.add_column("naive baseline", justify="right")
+    for field in ("clean_pass_rate", "faulty_catch_rate", "localisation", "precision", "recall", "f1"):
+        table.add_row(field, f"{getattr(result.verifier, field):.3f}", f"{getattr(result.baseline, field):.3f}")
+    table.add_row("latency p50 ms", f"{result.latency_ms['p50']:.3f}", f"{result.baseline_latency_ms['p50']:.3f}")
+    table.add_row("latency p99 ms", f"{result.latency_ms['p99']:.3f}", f"{result.baseline_latency_ms['p99']:.3f}")
+    out.print(table)
+    kinds = Table(title="faults by kind (localised / total)")
+    kinds.add_column("kind")
+    kinds.add_column("verifier", justify="right")
+    kinds.add_column("naive baseline", justify="right")
+    for kind, tally in sorted(result.verifier.per_kind.items()):
+        base = result.baseline.per_kind.get(kind, {"caught": 0, "total": tally["total"]})
+        kinds.add_row(kind, f"{tally['caught']}/{tally['total']}", f"{base['caught']}/{base['total']}")
+    out.print(kinds)
+    for title, ids in (("false alarms", result.verifier.false_alarms), ("misses", result.verifier.misses),
+                       ("errors", result.errors)):
+        if ids:
+            out.print(f"[bold]{title}[/bold]: " + ", ".join(ids))
+    if json_out:
+        json_out.write_text(result.model_dump_json(indent=2), encoding="utf-8")
+
+
+@app.command()
+def schema() -> None:
+    """Print the Report's JSON Schema (the contract frontends code against)."""
+    out.print_json(json.dumps(Report.model_json_schema()))
+
+
+def _print_report(answer: str, report: Report) -> None:
+    text = Text(answer)
+    for item in report.items:
+        if item.flagged:
+            text.stylize(_STYLE.get(item.status, "bold red"), item.start, item.end)
+    badge = Text(f" {report.warnings.badge.label} ", style=_BADGE[report.confidence])
+    out.print(badge, Text(f" confidence {report.confidence}, score {report.score:.2f}, action {report.action}"))
+    out.print(report.warnings.message)
+    out.print()
+    out.print(text)
+    out.print()
+    table = Table(show_lines=False)
+    for col in ("text", "kind", "status", "evidence / reason"):
+        table.add_column(col)
+    for item in report.items:
+        where = (f"{item.evidence[0].tool} {item.evidence[0].path} = {item.evidence[0].raw!r}"
+                 if item.evidence else item.reason)
+        style = _STYLE.get(item.status, "") if item.flagged else ""
+        table.add_row(item.text, item.kind, Text(item.status, style=style), where)
+    out.print(table)
+    if report.warnings.retry_hint:
+        out.print("\n[bold]retry hint[/bold]")
+        out.print(report.warnings.retry_hint, markup=False)
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[bold red]error:[/bold red] {message}", markup=True, highlight=False)
+    raise typer.Exit(2)
+
+
+def main() -> None:
+    """Entry point of the ``verifier`` command."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""Reading JSON from users: numbers as Decimal (142.30 keeps its trailing zero, no
+float rounding), clear errors for malformed or absurdly nested input."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from ._errors import InputError, JSONInputError
+
+#: Integers longer than this are kept as Decimal text rather than converted to int
+#: (Python refuses int() of more than 4,300 digits; the haystack ignores such numbers).
+_INT_DIGITS = 40
+
+
+def _int(text: str) -> int | Decimal:
+    return int(text) if len(text) <= _INT_DIGITS else Decimal(text)
+
+
+def loads(text: str | bytes, where: str = "input") -> Any:
+    """Parse JSON text; raise JSONInputError naming ``where``, the line and the column."""
+    try:
+        return json.loads(text, parse_float=Decimal, parse_int=_int)
+    except json.JSONDecodeError as exc:
+        raise JSONInputError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", where) from None
+    except RecursionError:
+        raise JSONInputError("JSON is nested too deeply to read", where) from None
+    except UnicodeDecodeError as exc:
+        raise JSONInputError(f"not UTF-8 text ({exc.reason})", where) from None
+
+
+def load_path(path: str | Path) -> Any:
+    """Parse the JSON file at ``path``."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", str(path)) from None
+    return loads(data, str(path))
+
+
+def read_text(path: str | Path) -> str:
+    """The UTF-8 text of ``path``, with a clear error."""
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", str(path)) from None
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text for values that may hold Decimals, written exactly as they
+    were read (``142.30`` stays ``142.30``). The standard encoder would go through
+    float, which is why this small encoder exists."""
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise InputError(f"{value} is not a JSON number", "value")
+        return str(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {dumps(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(dumps(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
