@@ -164,8 +164,10 @@ class Extractor:
                 continue
             code = codes.from_groups(text[m.start():m.end()], m.groupdict())
             named = _CODE_NAMES.search(folded, 0, m.start()) is not None
-            if code.scheme in ("cusip", "sedol", "lei") and not (code.valid or named):
-                continue  # ordinary alphanumerics, not a code
+            if code.scheme in ("cusip", "sedol", "lei") and not named and (
+                not code.valid or code.code.isdigit()
+            ):
+                continue  # ordinary alphanumerics or a plain number, not a code
             if code.scheme == "isin" and not (code.valid or named or code.code[:2] in _isin_prefixes()):
                 continue
             _claim(claimed, m.start(), m.end())

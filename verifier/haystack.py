@@ -81,6 +81,7 @@ _SCALE_KEY_WORDS = (
     (regex.compile(r"(?i)(thousand|(?<![a-z])(k|000s)(?![a-z])|_k$)"), Decimal("1E3")),
 )
 _SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_symbol", "code"})
+_CODE_KEYS = frozenset({"isin", "cusip", "sedol", "lei", "figi", "security_id", "securityid"})
 _UNIT_FIELDS = frozenset({"scale", "unit", "units", "unit_scale", "denomination", "currency_unit", "amounts_in"})
 _UPPER_OR_DIGIT = regex.compile(r"[A-Z0-9]")
 _DIGIT = regex.compile(r"\d")
@@ -306,6 +307,8 @@ class Haystack:
         if has_digit or _UPPER_OR_DIGIT.search(value):
             for mention in self._extractor.extract(value, quoted=False):
                 self._index_mention(leaf, mention, key, scale, whole=len(mention.text) == len(value.strip()))
+        if key is not None and key.lower() in _CODE_KEYS and 0 < len(value.strip()) <= 24:
+            self.codes[value.strip().upper().replace(" ", "")].append(leaf)  # {"cusip": "037833100"}
         if key is not None and key.lower() in _SYMBOL_KEYS and 0 < len(value.strip()) <= 16:
             self._add_ticker(leaf, value.strip())  # {"symbol": "brk-b"}: any case
 
