@@ -81,6 +81,7 @@ _SCALE_KEY_WORDS = (
     (regex.compile(r"(?i)(thousand|(?<![a-z])(k|000s)(?![a-z])|_k$)"), Decimal("1E3")),
 )
 _SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_symbol", "code"})
+_PERCENT_KEY = regex.compile(r"(?i)(pct|percent|perc(?![a-z])|_pc$|yield|margin|%)")
 _CODE_KEYS = frozenset({"isin", "cusip", "sedol", "lei", "figi", "security_id", "securityid"})
 _UNIT_FIELDS = frozenset({"scale", "unit", "units", "unit_scale", "denomination", "currency_unit", "amounts_in"})
 _UPPER_OR_DIGIT = regex.compile(r"[A-Z0-9]")
@@ -285,6 +286,8 @@ class Haystack:
         self, leaf: LeafId, number: Decimal, raw: str, key: str | None, scale: Decimal | None
     ) -> None:
         self.numbers[number].append(NumRef(leaf, "value", raw))
+        if key is not None and _PERCENT_KEY.search(key):  # {"change_pct": 1.43} is 0.0143 too
+            self.numbers[numbers.CONTEXT.divide(number, 100)].append(NumRef(leaf, "percent field as fraction", raw))
         if scale is not None:
             self.numbers[numbers.CONTEXT.multiply(number, scale)].append(NumRef(leaf, "scaled by key", raw))
         if number == number.to_integral_value():

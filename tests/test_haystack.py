@@ -1,0 +1,112 @@
+import math
+from decimal import Decimal
+
+import jsonpath_ng
+import pytest
+
+from verifier import Haystack, InputError, LimitError
+from verifier.haystack import as_tools, iter_leaves
+
+
+def resolve(h: Haystack, leaf: int):
+    tool = h.tool_of(leaf)
+    return [m.value for m in jsonpath_ng.parse(h.path(leaf)).find(tool.output)]
+
+
+def test_every_leaf_path_resolves_with_jsonpath_ng_to_its_value():
+    output = {
+        "results": [{"symbol": "AAPL", "price": 142.3, "tags": ["a", "b"]}],
+        "key with space": {"it's": 5, "x.y": "7%"},
+        "where": 1,
+    }
+    h = Haystack([{"name": "t", "output": output}])
+    for i, leaf in enumerate(h.leaves):
+        found = resolve(h, i)
+        assert found, h.path(i)
+        assert str(found[0]) == leaf.raw or leaf.raw == "true" or found[0] == leaf.raw
+
+
+def test_numbers_are_indexed_by_canonical_decimal():
+    h = Haystack({"price": 142.30, "s": "1,234.50", "neg": "(1,234)", "pct": "12.3%", "big": "$3.4M"})
+    assert h.numbers[Decimal("142.3")]
+    assert h.numbers[Decimal("1234.5")]
+    assert h.numbers[Decimal("-1234")]
+    assert h.numbers[Decimal("12.3")] and h.numbers[Decimal("0.123")]
+    assert h.numbers[Decimal("3400000")] and h.numbers[Decimal("3.4")]
+
+
+def test_column_table_leaves_take_the_header_as_key():
+    table = {"columns": ["symbol", "revenue_millions"], "rows": [["AAPL", 2100], ["MSFT", 3000]]}
+    h = Haystack([{"name": "fin", "output": table}])
+    refs = h.numbers[Decimal("2.1E9")]
+    assert [h.path(r.leaf) for r in refs] == ["$.rows[0][1]"]
+    assert h.leaves[refs[0].leaf].key == "revenue_millions"
+    assert resolve(h, refs[0].leaf) == [2100]
+
+
+def test_unit_field_scales_the_tools_numbers():
+    h = Haystack([{"name": "fin", "output": {"unit": "in thousands", "revenue": 2236}},
+                  {"name": "other", "output": {"revenue": 5}}])
+    assert h.numbers[Decimal("2236000")][0].how == "scaled by unit field"
+    assert Decimal("5000") not in h.numbers  # the other tool has no unit field
+
+
+def test_epoch_milliseconds_and_iso_strings_are_dates():
+    h = Haystack({"events": [{"time": 1772668800000}, {"release_date": "2026-04-01"}]})
+    assert h.dates["2026-03-05"] and h.dates["2026-04-01"] and h.dates["2026-04"]
+
+
+def test_record_with_quarter_and_year_fields_is_a_period():
+    h = Haystack({"fiscal_quarter": 3, "fiscal_year": 2026, "eps": 1.2})
+    assert h.periods["2026-Q3"]
+
+
+def test_tickers_from_fields_text_and_keys():
+    h = Haystack({"quotes": {"MSFT": {"px": 1}}, "a": {"symbol": "brk-b"}, "news": "Apple (AAPL) rose"})
+    assert h.tickers["MSFT"] and h.tickers["BRK.B"] and h.tickers["AAPL"]
+
+
+def test_nan_infinities_and_huge_numbers_are_kept_as_text_not_indexed():
+    h = Haystack({"a": math.nan, "b": math.inf, "c": 10**5000, "d": Decimal("NaN")})
+    raws = sorted(leaf.raw for leaf in h.leaves)
+    assert "NaN" in raws and "Infinity" in raws
+    assert not h.numbers
+
+
+def test_deep_nesting_does_not_hit_the_recursion_limit():
+    value: object = 42
+    for _ in range(50_000):
+        value = {"x": [value]}
+    h = Haystack(value)
+    assert h.numbers[Decimal(42)]
+    assert h.path(h.numbers[Decimal(42)][0].leaf).count("[0]") == 50_000
+
+
+def test_leaf_limit_is_a_clear_error():
+    with pytest.raises(LimitError, match="over the limit of 10"):
+        Haystack(list(range(100)), max_leaves=10)
+
+
+def test_non_json_values_are_an_input_error_naming_the_path():
+    with pytest.raises(InputError, match=r"\$\.a\[1\]"):
+        Haystack({"a": [1, {1, 2}]})
+
+
+def test_tool_list_shapes():
+    assert [t.name for t in as_tools([{"name": "a", "output": 1}, {"name": "b", "output": 2, "id": "c"}])] == ["a", "b"]
+    assert as_tools({"name": "a", "output": {}})[0].name == "a"
+    assert as_tools([1, 2])[0].name == "tool"
+    with pytest.raises(InputError, match=r"tool_results\[1\]"):
+        as_tools([{"name": "a", "output": 1}, {"name": "b"}])
+
+
+def test_string_text_is_searchable_for_quotes():
+    h = Haystack({"news": "Management called it a “record   quarter” for services."})
+    leaf = h.find_text('a "record quarter" for')
+    assert leaf is not None and h.path(leaf) == "$.news"
+    assert h.find_text("record year") is None
+
+
+def test_iter_leaves_lists_tool_path_raw():
+    h = Haystack([{"name": "q", "output": {"p": 1}}])
+    assert list(iter_leaves(h)) == [("q", "$.p", "1")]

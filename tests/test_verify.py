@@ -1,0 +1,191 @@
+from decimal import Decimal
+
+import jsonpath_ng
+import pytest
+
+from verifier import Haystack, InputError, LimitError, Policy, Report, verify
+
+QUOTE = [{"name": "get_quote", "id": "call_1", "output": {
+    "symbol": "AAPL", "price": 142.3, "change_pct": 1.43, "volume": 2236000,
+    "time": 1772668800000, "isin": "US0378331005", "history": [140.1, 141.2, 142.3]}}]
+
+
+def item(report: Report, text: str):
+    found = [i for i in report.items if i.text == text]
+    assert found, f"{text!r} not extracted: {[i.text for i in report.items]}"
+    return found[0]
+
+
+def test_clean_answer_is_high_and_shown_without_warning():
+    r = verify("AAPL trades at $142.30, up 1.43%, on March 5, 2026.", QUOTE)
+    assert (r.confidence, r.action, r.flagged) == ("high", "show", 0)
+    assert r.warnings.badge.label == "Verified" and r.warnings.retry_hint is None
+    assert item(r, "$142.30").status == "normalized"
+    assert item(r, "1.43%").status == "exact"
+
+
+@pytest.mark.parametrize(
+    ("answer", "text", "status"),
+    [
+        ("Volume was about 2.24 million.", "2.24 million", "rounded"),
+        ("Volume was 2.24 million.", "2.24 million", "drift"),
+        ("It rose 1.4%.", "1.4%", "drift"),
+        ("It rose roughly 1.4%.", "1.4%", "rounded"),
+        ("It rose ~1.4%.", "1.4%", "rounded"),
+        ("It rose 0.0143 on the day.", "0.0143", "normalized"),
+        ("The price was $143.30.", "$143.30", "unsupported"),
+        ("The ISIN is US0378331005.", "US0378331005", "exact"),
+        ("The ISIN is US0378331006.", "US0378331006", "invalid"),
+        ("Prices over 3 sessions.", "3", "derived"),
+        ("Volume was 2,236,000 shares.", "2,236,000", "normalized"),
+        ("Volume was 2.236m shares.", "2.236m", "normalized"),
+        ("MSFT was flat.", "MSFT", "unsupported"),
+        ("As of 2026-03-05 the price held.", "2026-03-05", "normalized"),
+        ("As of March 6, 2026 the price held.", "March 6, 2026", "unsupported"),
+    ],
+)
+def test_statuses(answer, text, status):
+    assert item(verify(answer, QUOTE), text).status == status
+
+
+def test_unhedged_drift_is_flagged_and_named_in_retry_hint():
+    r = verify("AAPL rose 1.4% to $142.30.", QUOTE)
+    drift = item(r, "1.4%")
+    assert drift.flagged and drift.evidence[0].path == "$.change_pct"
+    assert r.confidence == "medium" and r.action == "show_with_warning"
+    assert "'1.4%'" in r.warnings.retry_hint and "1.43" in r.warnings.retry_hint
+    assert [(h.start, h.end) for h in r.warnings.highlights] == [(drift.start, drift.end)]
+
+
+def test_invented_ticker_makes_confidence_low_with_retry():
+    r = verify("AAPL at $142.30 and ZZZQ at $142.30, up 1.43% on 2026-03-05.", QUOTE)
+    assert item(r, "ZZZQ").status == "unsupported"
+    assert r.confidence == "low" and r.action == "retry"
+    assert "ZZZQ" in r.warnings.message
+
+
+def test_most_values_flagged_is_low_and_policy_can_abstain():
+    answer = "It closed at $150.10 after $149.90, up 7.5%."
+    assert verify(answer, QUOTE).confidence == "low"
+    assert verify(answer, QUOTE, policy=Policy(abstain_below=0.5)).action == "abstain"
+
+
+def test_sign_not_stated_matches_a_negative_value_but_a_wrong_sign_does_not():
+    tools = {"change_pct": -3.2}
+    assert item(verify("It fell 3.2% today.", tools), "3.2%").status == "normalized"
+    assert item(verify("It moved -3.2% today.", tools), "-3.2%").status == "exact"
+    assert item(verify("It moved +3.2% today.", tools), "+3.2%").status == "unsupported"
+
+
+def test_scale_from_key_and_from_answer():
+    tools = {"revenue_millions": 2100, "net_income": 512000000}
+    r = verify("Revenue was $2.1bn and net income $512 million.", tools)
+    assert item(r, "$2.1bn").status == "normalized"
+    assert item(r, "$512 million").status == "normalized"
+    assert item(r, "$2.1bn").evidence[0].how == "scaled by key"
+
+
+@pytest.mark.parametrize(
+    ("locale", "answer", "text"),
+    [
+        ("de_DE", "Der Umsatz lag bei 1.234,56 € am 05.03.2026.", "1.234,56 €"),
+        ("fr_FR", "Le chiffre d'affaires atteint 1\u202f234,56 €.", "1\u202f234,56 €"),
+        ("de_CH", "Umsatz CHF 1'234.56.", "CHF 1'234.56"),
+        ("en_IN", "Revenue of ₹1,234.56 only.", "₹1,234.56"),
+    ],
+)
+def test_locales_read_the_answer_their_way(locale, answer, text):
+    tools = {"revenue": 1234.56, "date": "2026-03-05"}
+    r = verify(answer, tools, locale=locale)
+    assert item(r, text).status == "normalized" and r.confidence == "high"
+
+
+def test_ambiguous_separator_is_resolved_by_locale():
+    assert item(verify("Up 1.234 points.", {"v": 1234}, locale="de_DE"), "1.234").status == "normalized"
+    assert item(verify("Up 1.234 points.", {"v": 1234}, locale="en_US"), "1.234").status == "unsupported"
+
+
+def test_stoplisted_words_are_not_tickers_unless_the_data_names_them():
+    r = verify("EPS and EBITDA were discussed by the CEO in USD.", {"x": 1})
+    assert r.items == []
+    r = verify("GM rose.", {"symbol": "GM", "px": 1})  # GM is on the stop-list, and in the data
+    assert item(r, "GM").status == "exact"
+
+
+def test_user_stopwords_remove_false_tickers():
+    assert item(verify("Ask the ABCD desk.", {"x": 1}), "ABCD").status == "unsupported"
+    assert verify("Ask the ABCD desk.", {"x": 1}, policy=Policy(extra_stopwords=("ABCD",))).items == []
+
+
+def test_quotes_must_appear_verbatim():
+    tools = {"news": "Management called it a “record quarter” for services."}
+    assert item(verify('They said "record quarter".', tools), '"record quarter"').status in ("exact", "normalized")
+    assert item(verify('They said "best quarter ever".', tools), '"best quarter ever"').status == "unsupported"
+
+
+def test_citations_list_numbers_and_index_names_are_not_values():
+    r = verify("1. The S&P 500 rose [2] per the 10-K.", {"x": 1})
+    assert r.items == []
+
+
+def test_unreadable_number_is_an_unsupported_item_not_an_error():
+    r = verify("Scores were 1,2,3 overall.", {"x": 1})
+    assert item(r, "1,2,3").status == "unsupported"
+
+
+def test_every_evidence_path_resolves_to_the_leaf_with_jsonpath_ng():
+    r = verify("AAPL at $142.30, up 1.43%, volume about 2.24 million, ISIN US0378331005, "
+               "on March 5, 2026, over 3 sessions.", QUOTE)
+    for it in r.items:
+        for ev in it.evidence:
+            found = jsonpath_ng.parse(ev.path).find(QUOTE[ev.tool_index]["output"])
+            assert found, ev.path
+            if ev.how != "count":
+                assert str(found[0].value) == ev.raw
+
+
+def test_report_round_trips_through_json_and_has_a_schema():
+    r = verify("AAPL rose 1.4% to $142.30.", QUOTE)
+    dumped = r.model_dump(mode="json")
+    assert Report.model_validate(dumped) == r
+    assert Report.model_validate_json(r.model_dump_json()) == r
+    schema = Report.model_json_schema()
+    assert {"confidence", "score", "action", "items", "warnings"} <= set(schema["required"])
+    assert schema["$defs"]["Item"]["properties"]["status"]["enum"] == [
+        "exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid"]
+
+
+def test_prebuilt_haystack_gives_the_same_report():
+    h = Haystack(QUOTE)
+    answer = "AAPL rose 1.4% to $142.30."
+    assert verify(answer, haystack=h) == verify(answer, QUOTE)
+
+
+def test_no_checkable_values_is_high_with_a_message_saying_so():
+    r = verify("Markets were calm.", QUOTE)
+    assert r.confidence == "high" and r.checked == 0 and "no numbers" in r.warnings.message
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"answer": 5, "tool_results": {}}, InputError, "answer: must be a string"),
+        ({"answer": "x", "tool_results": None}, InputError, "tool_results"),
+        ({"answer": "x", "tool_results": {}, "locale": "xx_YY"}, InputError, "locale"),
+        ({"answer": "x" * 20, "tool_results": {}, "policy": Policy(max_answer_chars=10)}, LimitError, "answer length"),
+        ({"answer": "x", "tool_results": list(range(20)), "policy": Policy(max_leaves=5)}, LimitError, "leaves"),
+    ],
+)
+def test_bad_input_raises_a_clear_value_error(kwargs, error, match):
+    answer = kwargs.pop("answer")
+    with pytest.raises(error, match=match):
+        verify(answer, **kwargs)
+
+
+def test_odd_unicode_in_answer_keeps_spans():
+    answer = "Price\u00a0was\u202f$１４２.３０ and change −1.43%."
+    r = verify(answer, {"price": Decimal("142.30"), "chg": -1.43})
+    for it in r.items:
+        assert answer[it.start:it.end] == it.text
+    assert item(r, "$１４２.３０").status == "exact"
+    assert item(r, "−1.43%").status == "exact"
