@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-import regex
+import re
 
 from . import numbers
 from ._errors import NormalizeError, require_text
@@ -73,8 +73,8 @@ def _symbol_alternation() -> tuple[str, str]:
     signs = [s for s in symbols if not s.isalpha()]
     codes = [s for s in symbols if s.isalpha() and s.isupper()]
     words = [s for s in symbols if s.isalpha() and s.islower()]
-    prefix = "|".join(regex.escape(s) for s in signs + codes)
-    suffix = "|".join(regex.escape(s) for s in signs + codes + words)
+    prefix = "|".join(re.escape(s) for s in signs + codes)
+    suffix = "|".join(re.escape(s) for s in signs + codes + words)
     return prefix, suffix
 
 
@@ -110,14 +110,11 @@ class ParsedAmount:
 
 
 @lru_cache(maxsize=64)
-def _full(locale: str) -> regex.Pattern[str]:
-    num = numbers.pattern(locale)
-    return regex.compile(
-        rf"""\s*(?:
-            {prefix_pattern()}{num}(?(open0)\))
-          | {num}{suffix_pattern()}
-        )\s*""",
-        regex.VERBOSE,
+def _full(locale: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"""\s*(?:{prefix_pattern()})?{numbers.pattern(locale)}(?(open0)\))
+        (?(cur)|{suffix_pattern()})\s*""",
+        re.VERBOSE,
     )
 
 

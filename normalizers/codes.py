@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import regex
+import re
 import stdnum.cusip
 import stdnum.isin
 import stdnum.lei
@@ -43,7 +43,7 @@ PATTERN = r"""(?<![\w])(?:
   | (?P<cd_sedol>(?=[0-9A-Z]*[0-9])[0-9BCDFGHJKLMNPQRSTVWXYZ]{6}[0-9])
 )(?![\w])"""
 
-_FULL = regex.compile(rf"\s*{PATTERN}\s*", regex.VERBOSE)
+_FULL = re.compile(rf"\s*{PATTERN}\s*", re.VERBOSE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ import datetime as dt
 from dataclasses import dataclass
 from functools import lru_cache
 
-import regex
+import re
 
 from ._errors import NormalizeError, require_text
 from ._text import fold
@@ -111,7 +111,7 @@ def day_first(locale: str) -> bool:
 def pattern(locale: str = "en_US") -> str:
     """Regex source for one date; the named groups say which form matched."""
     months = sorted(month_names(locale), key=len, reverse=True)
-    mon = "|".join(regex.escape(m) for m in months)
+    mon = "|".join(re.escape(m) for m in months)
     return rf"""(?<![\w])(?:
         (?P<iso_y>\d{{4}})-(?P<iso_m>\d{{2}})-(?P<iso_d>\d{{2}})
           (?:[T ]\d{{2}}:\d{{2}}(?::\d{{2}}(?:\.\d+)?)?(?:Z|[+\-]\d{{2}}:?\d{{2}})?)?
@@ -125,8 +125,8 @@ def pattern(locale: str = "en_US") -> str:
 
 
 @lru_cache(maxsize=64)
-def _full(locale: str) -> regex.Pattern[str]:
-    return regex.compile(rf"\s*{pattern(locale)}\s*", regex.VERBOSE | regex.IGNORECASE)
+def _full(locale: str) -> re.Pattern[str]:
+    return re.compile(rf"\s*{pattern(locale)}\s*", re.VERBOSE | re.IGNORECASE)
 
 
 def _year(text: str) -> int:
@@ -167,7 +167,7 @@ def parse(text: str, locale: str = "en_US") -> ParsedDate:
     """Read ``text`` as a date (or a bare year) in ``locale``."""
     text = require_text(KIND, text)
     folded = fold(text).strip()
-    if regex.fullmatch(r"\d{4}", folded) and YEAR_MIN <= int(folded) <= YEAR_MAX:
+    if re.fullmatch(r"\d{4}", folded) and YEAR_MIN <= int(folded) <= YEAR_MAX:
         return ParsedDate(text, int(folded), None, None)
     m = _full(locale).fullmatch(folded)
     if m is None:

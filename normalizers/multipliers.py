@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-import regex
+import re
 
 from . import numbers
 from ._errors import NormalizeError, require_text
@@ -30,8 +30,8 @@ class ParsedMultiplier:
 
 
 @lru_cache(maxsize=64)
-def _full(locale: str) -> regex.Pattern[str]:
-    return regex.compile(rf"\s*{numbers.pattern(locale)}{UNIT_PATTERN}\s*", regex.VERBOSE)
+def _full(locale: str) -> re.Pattern[str]:
+    return re.compile(rf"\s*{numbers.pattern(locale)}{UNIT_PATTERN}\s*", re.VERBOSE)
 
 
 def parse(text: str, locale: str = "en_US") -> ParsedMultiplier:

@@ -3,7 +3,8 @@
 ``1.234,56`` (de_DE), ``1 234,56`` (fr_FR), ``1'234.50`` (de_CH).
 
 The locale's symbols and group sizes come from Babel (CLDR). The parsing itself is a
-regex compiled once per locale rather than ``babel.numbers.parse_decimal``: the
+pattern compiled once per locale (stdlib ``re``: on these patterns it runs about 2.5x
+faster than the ``regex`` package, measured with benchmarks/latency.py) rather than ``babel.numbers.parse_decimal``: the
 extractor needs the same pattern to find numbers inside running text with their spans,
 and it must also accept the unambiguous other-convention forms (``1.234,56`` in an
 English answer), which Babel's strict mode rejects.
@@ -23,7 +24,7 @@ from decimal import Context, Decimal, InvalidOperation
 from functools import lru_cache
 from importlib import resources
 
-import regex
+import re
 
 from ._errors import NormalizeError, require_text
 from ._locale import number_symbols
@@ -81,7 +82,7 @@ def scale_words() -> dict[str, tuple[Decimal, bool]]:
 
 
 def _alternation(words: list[str]) -> str:
-    return "|".join(regex.escape(w) for w in sorted(words, key=len, reverse=True))
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 @lru_cache(maxsize=64)
@@ -92,8 +93,8 @@ def digits_pattern(locale: str) -> str:
     unambiguous mixed forms (``1,234.5`` and ``1.234,5``) whatever the locale.
     """
     sym = number_symbols(locale)
-    g = "[" + regex.escape(sym.group_chars) + "]"
-    d = regex.escape(sym.decimal)
+    g = "[" + re.escape(sym.group_chars) + "]"
+    d = re.escape(sym.decimal)
     own = rf"\d{{1,{sym.secondary}}}(?:{g}\d{{{sym.secondary}}})*{g}\d{{{sym.primary}}}"
     threes = rf"\d{{1,3}}(?:{g}\d{{3}})+"
     return rf"""(?P<num>
@@ -110,7 +111,8 @@ def scale_pattern() -> str:
     words = scale_words()
     attached = _alternation(list(words))
     spaced = _alternation([w for w, (_, att) in words.items() if not att])
-    return rf"""(?:(?P<scale>{attached})|[{SPACES}](?P<scale>{spaced}))(?![\w])"""
+    # one group: after a space only the spaced words may follow ("5 m" is not 5 million)
+    return rf"""(?:[{SPACES}](?=(?:{spaced})(?![\w])))?(?P<scale>{attached})(?![\w])"""
 
 
 @lru_cache(maxsize=64)
@@ -126,8 +128,8 @@ def pattern(locale: str = "en_US") -> str:
 
 
 @lru_cache(maxsize=64)
-def _full(locale: str) -> regex.Pattern[str]:
-    return regex.compile(rf"\s*{pattern(locale)}\s*", regex.VERBOSE)
+def _full(locale: str) -> re.Pattern[str]:
+    return re.compile(rf"\s*{pattern(locale)}\s*", re.VERBOSE)
 
 
 def digits_to_decimal(num: str, locale: str) -> Decimal:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-import regex
+import re
 
 from . import numbers
 from ._errors import NormalizeError, require_text
@@ -59,8 +59,8 @@ class ParsedPercent:
 
 
 @lru_cache(maxsize=64)
-def _full(locale: str) -> regex.Pattern[str]:
-    return regex.compile(rf"\s*{numbers.pattern(locale)}{UNIT_PATTERN}\s*", regex.VERBOSE)
+def _full(locale: str) -> re.Pattern[str]:
+    return re.compile(rf"\s*{numbers.pattern(locale)}{UNIT_PATTERN}\s*", re.VERBOSE)
 
 
 def unit_of(groups: dict[str, str | None]) -> str | None:

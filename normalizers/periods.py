@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import regex
+import re
 
 from ._errors import NormalizeError, require_text
 from ._text import fold
@@ -37,7 +37,7 @@ PATTERN = rf"""(?<![\w])(?:
   | fiscal[ ](?:year[ ])?(?P<fy2>\d{{4}})
 )(?![\w])"""
 
-_FULL = regex.compile(rf"\s*{PATTERN}\s*", regex.VERBOSE | regex.IGNORECASE)
+_FULL = re.compile(rf"\s*{PATTERN}\s*", re.VERBOSE | re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

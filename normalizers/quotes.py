@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import regex
+import re
 
 from ._errors import NormalizeError, require_text
 
@@ -28,7 +28,7 @@ PATTERN = r"""(?:
 
 _FOLD = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'",
                        "—": "-", "–": "-", "\u00a0": " ", "\u202f": " "})
-_SPACE = regex.compile(r"\s+")
+_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def normalize(text: str) -> str:
 def parse(text: str, locale: str = "en_US") -> ParsedQuote:
     """Read ``text`` as a quoted phrase (marks included)."""
     text = require_text(KIND, text)
-    m = regex.fullmatch(rf"\s*{PATTERN}\s*", text, regex.VERBOSE)
+    m = re.fullmatch(rf"\s*{PATTERN}\s*", text, re.VERBOSE)
     if m is None:
         raise NormalizeError(KIND, text, "not a phrase between quote marks")
     phrase = next(v for k, v in m.groupdict().items() if v is not None)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-import regex
+import re
 
 from ._errors import NormalizeError, require_text
 from ._text import fold
@@ -39,7 +39,7 @@ PATTERN = r"""(?<![\w$&/.\-])(?:
 )
 (?![\w&/]|[.\-][A-Za-z0-9])"""
 
-_FULL = regex.compile(rf"\s*{PATTERN}\s*", regex.VERBOSE)
+_FULL = re.compile(rf"\s*{PATTERN}\s*", re.VERBOSE)
 
 
 @lru_cache(maxsize=1)
@@ -76,7 +76,7 @@ class ParsedTicker:
 
 def canonical(symbol: str) -> str:
     """``BRK-B`` / ``BRK/B`` / ``BRK.B`` -> ``BRK.B``; upper case."""
-    return regex.sub(r"[\-/]", ".", symbol.strip().upper())
+    return re.sub(r"[\-/]", ".", symbol.strip().upper())
 
 
 def from_groups(raw: str, g: dict[str, str | None]) -> ParsedTicker:

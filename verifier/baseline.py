@@ -14,7 +14,7 @@ from typing import Any
 
 import stoplists
 
-from .jsonio import dumps
+import json
 
 _GROUPS = re.compile(r"(\d)[,](?=\d{3}\b)")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?%?")
@@ -41,7 +41,7 @@ def _variants(token: str) -> list[str]:
 
 def haystack_text(tool_results: Any) -> str:
     """The JSON text of the tool results, separators stripped."""
-    return _plain(dumps(tool_results))
+    return _plain(json.dumps(tool_results, default=str))
 
 
 def unsupported(answer: str, tool_results: Any, haystack: str | None = None) -> list[tuple[int, int, str]]:

@@ -24,8 +24,9 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, NamedTuple
 
 import regex
 
@@ -49,9 +50,11 @@ class Tool:
     output: Any
 
 
-@dataclass(frozen=True, slots=True)
-class Leaf:
-    """A scalar in a tool's output (or an object key that names something)."""
+class Leaf(NamedTuple):
+    """A scalar in a tool's output (or an object key that names something).
+
+    A NamedTuple rather than a frozen dataclass: a haystack holds up to millions of
+    these and tuple construction is several times cheaper."""
 
     tool: int
     node: int  # index into Haystack._parent / _segment
@@ -59,8 +62,7 @@ class Leaf:
     raw: str  # the value as text (JSON text for numbers, the string itself, the key)
 
 
-@dataclass(frozen=True, slots=True)
-class NumRef:
+class NumRef(NamedTuple):
     """A numeric value found at a leaf, and how it was read."""
 
     leaf: LeafId
@@ -85,9 +87,11 @@ _PERCENT_KEY = regex.compile(r"(?i)(pct|percent|perc(?![a-z])|_pc$|yield|margin|
 _CODE_KEYS = frozenset({"isin", "cusip", "sedol", "lei", "figi", "security_id", "securityid"})
 _UNIT_FIELDS = frozenset({"scale", "unit", "units", "unit_scale", "denomination", "currency_unit", "amounts_in"})
 _UPPER_OR_DIGIT = regex.compile(r"[A-Z0-9]")
+_UPPER = regex.compile(r"[A-Z]{1,7}(?![a-z])")
 _DIGIT = regex.compile(r"\d")
 
 
+@lru_cache(maxsize=8192)
 def key_scale(key: str | None) -> Decimal | None:
     """The scale a key or column header names: ``revenue_millions`` -> 1E6."""
     if not key:
@@ -165,8 +169,10 @@ class Haystack:
         self._text: str | None = None
         self._text_starts: list[int] = []
         self._extractor: Extractor = extractor(locale)
+        self._mentions_cache: dict[str, list[Any]] = {}
         for tool in self.tools:
             self._walk(tool)
+        self._mentions_cache = {}
 
     # -- building ---------------------------------------------------------------------
 
@@ -213,7 +219,7 @@ class Haystack:
             if not isinstance(key, str):
                 key = str(key)
             child_node = self._node(node, key)
-            if _UPPER_OR_DIGIT.match(key):
+            if _may_name_something(key):
                 self._index_key(tool.index, child_node, key)
             child_scale = key_scale(key) or scale
             if headers is not None and key in _TABLE_ROWS and isinstance(child, (list, tuple)):
@@ -248,12 +254,11 @@ class Haystack:
         """A record with a quarter field and a year field supports ``2026-Q3``."""
         quarter = year = None
         for key, value in obj.items():
-            if not isinstance(key, str):
-                continue
-            if _QUARTER_KEY.match(key):
+            role = _period_role(key) if isinstance(key, str) else None
+            if role == "quarter":
                 quarter = _small_int(value, 1, 4, strip="Qq")
                 qkey = key
-            elif _YEAR_KEY.match(key):
+            elif role == "year":
                 year = _small_int(value, 1900, 2100, strip="FYfy")
         if quarter is not None:
             leaf = self._add_leaf(tool, self._node(node, qkey), qkey, str(obj[qkey]))
@@ -286,7 +291,7 @@ class Haystack:
         self, leaf: LeafId, number: Decimal, raw: str, key: str | None, scale: Decimal | None
     ) -> None:
         self.numbers[number].append(NumRef(leaf, "value", raw))
-        if key is not None and _PERCENT_KEY.search(key):  # {"change_pct": 1.43} is 0.0143 too
+        if key is not None and _is_percent_key(key):  # {"change_pct": 1.43} is 0.0143 too
             self.numbers[numbers.CONTEXT.divide(number, 100)].append(NumRef(leaf, "percent field as fraction", raw))
         if scale is not None:
             self.numbers[numbers.CONTEXT.multiply(number, scale)].append(NumRef(leaf, "scaled by key", raw))
@@ -295,7 +300,7 @@ class Haystack:
             if dates.YEAR_MIN <= whole <= dates.YEAR_MAX:
                 self.dates[str(whole)].append(leaf)
             elif whole >= dates.EPOCH_MIN:
-                dated_key = key is not None and _DATE_KEY.search(key) is not None
+                dated_key = key is not None and _is_date_key(key)
                 if dated_key or dates.EPOCH_MAX <= whole < dates.EPOCH_MAX * 1000:
                     day = dates.from_epoch(whole)
                     if day is not None:
@@ -306,10 +311,17 @@ class Haystack:
         self._strings.append(leaf)
         if len(value) > 1_000_000:
             return  # kept for quotes; too long to read for values
-        has_digit = _DIGIT.search(value) is not None
-        if has_digit or _UPPER_OR_DIGIT.search(value):
-            for mention in self._extractor.extract(value, quoted=False):
+        if _DIGIT.search(value) is not None:
+            mentions = self._mentions_cache.get(value)
+            if mentions is None:
+                mentions = self._extractor.extract(value, quoted=False, data=True)
+                if len(value) <= 64 and len(self._mentions_cache) < 100_000:
+                    self._mentions_cache[value] = mentions  # repeated cells read once
+            for mention in mentions:
                 self._index_mention(leaf, mention, key, scale, whole=len(mention.text) == len(value.strip()))
+        elif _UPPER.search(value) is not None:  # no digits: only tickers can be in it
+            for symbol in self._extractor.ticker_symbols(value):
+                self._add_ticker(leaf, symbol)
         if key is not None and key.lower() in _CODE_KEYS and 0 < len(value.strip()) <= 24:
             self.codes[value.strip().upper().replace(" ", "")].append(leaf)  # {"cusip": "037833100"}
         if key is not None and key.lower() in _SYMBOL_KEYS and 0 < len(value.strip()) <= 16:
@@ -429,6 +441,29 @@ class Haystack:
 
     def __repr__(self) -> str:
         return f"<Haystack {len(self.tools)} tools, {len(self.leaves)} leaves, locale {self.locale}>"
+
+
+@lru_cache(maxsize=8192)
+def _period_role(key: str) -> str | None:
+    if _QUARTER_KEY.match(key):
+        return "quarter"
+    return "year" if _YEAR_KEY.match(key) else None
+
+
+@lru_cache(maxsize=8192)
+def _may_name_something(key: str) -> bool:
+    """Whether an object key can be a ticker, code or date (``"AAPL"``, ``"2025"``)."""
+    return _UPPER_OR_DIGIT.match(key) is not None
+
+
+@lru_cache(maxsize=8192)
+def _is_percent_key(key: str) -> bool:
+    return _PERCENT_KEY.search(key) is not None
+
+
+@lru_cache(maxsize=8192)
+def _is_date_key(key: str) -> bool:
+    return _DATE_KEY.search(key) is not None
 
 
 def _number_text(value: int | float | Decimal) -> tuple[str, Decimal | None]:

@@ -1,0 +1,1 @@
+"""Accuracy and speed benchmarks; each prints the figures BENCHMARKS.md quotes."""

@@ -1,0 +1,153 @@
+"""Verify latency on the seed-shaped scenario and as the haystack grows, against the
+naive baseline (numbers and tickers substring-searched in the JSON text) in the same
+process, interleaved, so machine noise hits both alike.
+
+    python -m benchmarks.latency            # full run (about a minute)
+    python -m benchmarks.latency --quick    # fewer repeats
+
+Reports medians in microseconds and the ratio to the naive baseline:
+- cold: verify(answer, tool_results): builds the haystack, then checks;
+- warm: verify(answer, haystack=h) with the haystack built once for many answers;
+- index: building a Haystack alone, for 100 .. 100,000 leaves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import statistics
+import time
+from importlib import resources
+from typing import Any, Callable
+
+from verifier import Haystack, verify
+from verifier import baseline
+
+
+def _seed() -> tuple[Any, str]:
+    ex = resources.files("verifier").joinpath("examples")
+    return json.loads(ex.joinpath("screen_tools.json").read_text()), ex.joinpath("screen_answer.txt").read_text()
+
+
+def _median_us(fn: Callable[[], object], repeats: int) -> float:
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t0) * 1e6)
+    return statistics.median(samples)
+
+
+def _interleaved(fns: dict[str, Callable[[], object]], rounds: int, per_round: int) -> dict[str, float]:
+    """Median of per-round medians, the functions taking turns each round."""
+    results: dict[str, list[float]] = {name: [] for name in fns}
+    for fn in fns.values():
+        fn()  # warm caches (compiled regexes, Babel data)
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            results[name].append(_median_us(fn, per_round))
+    return {name: statistics.median(v) for name, v in results.items()}
+
+
+_WORDS = ("Apex", "Blue", "Cedar", "Delta", "Echo", "Fair", "Grand", "Harbor", "Iron", "Jade",
+          "Keystone", "Lumen", "Maple", "North", "Oak", "Pine", "Quartz", "River", "Summit", "Terra")
+
+
+def _symbol(i: int) -> str:
+    letters = ""
+    for _ in range(4):
+        letters += chr(ord("A") + i % 26)
+        i //= 26
+    return "X" + letters
+
+
+def synthetic_tools(leaves: int) -> list[dict[str, Any]]:
+    """A screener-shaped tool result with about ``leaves`` leaves (8 a row). Names are
+    words, as in real screeners; strings with digits in them cost more to index (each
+    is read for values), see BENCHMARKS.md."""
+    rows = []
+    for i in range(max(1, leaves // 8)):
+        name = f"{_WORDS[i % 20]} {_WORDS[(i // 20) % 20]} {_WORDS[(i // 400) % 20]} Inc"
+        rows.append({
+            "symbol": _symbol(i), "name": name,
+            "price": round(10 + (i * 7.31) % 900, 2), "change_pct": round(((i * 13) % 1000 - 500) / 100, 2),
+            "volume": 100000 + i * 37, "market_cap_bn": round(1 + (i * 3.7) % 3000, 1),
+            "pe_ttm": round(5 + (i * 1.3) % 80, 1), "sector": ["Software", "Hardware", "Internet"][i % 3],
+        })
+    return [{"name": "run_screen", "output": {"count": len(rows), "results": rows}}]
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    rounds, per = (5, 20) if quick else (15, 40)
+    tools, answer = _seed()
+    hay = Haystack(tools)
+    naive_text = baseline.haystack_text(tools)
+    seed = _interleaved({
+        "verify_cold": lambda: verify(answer, tools),
+        "verify_warm": lambda: verify(answer, haystack=hay),
+        "naive_cold": lambda: baseline.unsupported(answer, tools),
+        "naive_warm": lambda: baseline.unsupported(answer, tools, naive_text),
+    }, rounds, per)
+    report = verify(answer, tools)
+    scaling = []
+    for size in (100, 1_000, 10_000, 100_000):
+        big = synthetic_tools(size)
+        reps = 3 if size >= 100_000 else 7 if size >= 10_000 else 25
+        gc.collect()
+        t0 = time.perf_counter()
+        h = Haystack(big)
+        index_ms = (time.perf_counter() - t0) * 1000
+        index_ms = min([index_ms] + [_median_us(lambda: Haystack(big), 1) / 1000 for _ in range(reps - 1)])
+        text = baseline.haystack_text(big)
+        timing = _interleaved({
+            "verify_warm": lambda: verify(answer, haystack=h),
+            "naive_warm": lambda: baseline.unsupported(answer, big, text),
+            "naive_cold": lambda: baseline.unsupported(answer, big),
+        }, 3 if size >= 10_000 else 5, 5 if size >= 10_000 else 20)
+        scaling.append({"leaves": len(h), "index_ms": round(index_ms, 2), **{k: round(v, 1) for k, v in timing.items()}})
+    return {
+        "python": platform.python_version(),
+        "seed": {"items": report.checked, "tickers": sum(i.kind == "ticker" for i in report.items),
+                 **{k: round(v, 1) for k, v in seed.items()}},
+        "scaling": scaling,
+    }
+
+
+def markdown(result: dict[str, Any]) -> str:
+    s = result["seed"]
+    lines = [
+        f"Seed-shaped scenario (25-row screen, three paragraphs, {s['tickers']} tickers, {s['items']} items), "
+        f"median µs, Python {result['python']}:",
+        "",
+        "| pass | verifier | naive baseline | ratio |",
+        "|---|---:|---:|---:|",
+        f"| cold (index the tool results, then check) | {s['verify_cold']:.0f} | {s['naive_cold']:.0f} | {s['verify_cold'] / s['naive_cold']:.2f}× |",
+        f"| warm (haystack / JSON text prepared once) | {s['verify_warm']:.0f} | {s['naive_warm']:.0f} | {s['verify_warm'] / s['naive_warm']:.2f}× |",
+        "",
+        "Haystack size (synthetic screener rows, same answer), median:",
+        "",
+        "| leaves | index build ms | verify warm µs | naive warm µs | naive cold µs | warm ratio |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in result["scaling"]:
+        lines.append(f"| {row['leaves']:,} | {row['index_ms']:.1f} | {row['verify_warm']:.0f} | "
+                     f"{row['naive_warm']:.0f} | {row['naive_cold']:.0f} | {row['verify_warm'] / row['naive_warm']:.2f}× |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", help="also write the raw figures here")
+    args = parser.parse_args()
+    result = run(args.quick)
+    print(markdown(result))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(result, fh, indent=2)
+
+
+if __name__ == "__main__":
+    main()
