@@ -1,7 +1,10 @@
 """Money amounts: a number with a currency symbol or ISO 4217 code before or after it.
 
 ``$142.30``, ``US$5m``, ``EUR 2.1bn``, ``1.234,56 €`` (de_DE), ``CHF 1'234.50``,
-``₹12,34,567``, ``-$5m``, ``($1,234)``, ``£3.4 million``, ``500 dollars``.
+``₹12,34,567``, ``-$5m``, ``£3.4 million``, ``500 dollars``. Parentheses around an
+amount with a currency (``revenue of $2,137.4 million ($2.1bn)``) are read as an
+aside, not a negative: in prose that is what they nearly always are; a bare
+``(1,234)`` stays an accounting negative (see :mod:`normalizers.numbers`).
 
 Symbols and codes come from Babel's CLDR data (every currency Babel lists, with its
 symbol in a set of locales that covers the usual markets), not a hand-typed table.
@@ -84,7 +87,7 @@ def prefix_pattern() -> str:
     prefix, _ = _symbol_alternation()
     # a code needs a space or nothing, a symbol may be glued: "$5", "EUR 5", "EUR5"
     return rf"""(?<![\w$€£¥₹])
-        (?P<open0>\()?(?P<sign0>[+\-])?      # ($1,234) and -$5m
+        (?P<sign0>[+\-])?                    # -$5m
         (?P<cur>{prefix})[{numbers.SPACES}]?"""
 
 
@@ -112,7 +115,7 @@ class ParsedAmount:
 @lru_cache(maxsize=64)
 def _full(locale: str) -> re.Pattern[str]:
     return re.compile(
-        rf"""\s*(?:{prefix_pattern()})?{numbers.pattern(locale)}(?(open0)\))
+        rf"""\s*(?:{prefix_pattern()})?{numbers.pattern(locale)}
         (?(cur)|{suffix_pattern()})\s*""",
         re.VERBOSE,
     )
@@ -122,7 +125,7 @@ def from_groups(raw: str, groups: dict[str, str | None], locale: str) -> ParsedA
     """Build a ParsedAmount from the named groups of a match holding ``cur`` or
     ``cur_after``; a sign before the symbol (``-$5``) counts as the number's sign."""
     number = numbers.from_groups(raw, groups, locale)
-    if (groups.get("sign0") == "-" or groups.get("open0")) and number.mantissa > 0:
+    if groups.get("sign0") == "-" and number.mantissa > 0:
         number = numbers.ParsedNumber(raw, -number.mantissa, number.scale, number.scale_word, True)
     symbol = groups.get("cur") or groups.get("cur_after")
     assert symbol is not None

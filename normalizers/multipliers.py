@@ -1,4 +1,5 @@
-"""Multiples: ``2.5x``, ``12×``, ``3 times`` (EV/EBITDA of 12x, a 2.5x return).
+"""Multiples: ``2.5x``, ``12×`` (EV/EBITDA of 12x, a 2.5x return). "3 times" is not
+read as a multiple: it is a count as often as a ratio.
 
 >>> parse("2.5x").number.value
 Decimal('2.5')
@@ -18,7 +19,7 @@ from ._text import fold
 
 KIND = "multiplier"
 
-UNIT_PATTERN = r"(?P<mult>[xX×](?![\w])|[ ]times(?![\w]))"
+UNIT_PATTERN = r"(?P<mult>[xX×](?![\w]))"
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,13 +106,13 @@ def digits_pattern(locale: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def scale_pattern() -> str:
-    """Regex source for an optional scale word after the digits (group ``scale``)."""
+def scale_pattern(group: str = "scale") -> str:
+    """Regex source for an optional scale word after the digits (group ``group``)."""
     words = scale_words()
     attached = _alternation(list(words))
     spaced = _alternation([w for w, (_, att) in words.items() if not att])
     # one group: after a space only the spaced words may follow ("5 m" is not 5 million)
-    return rf"""(?:[{SPACES}](?=(?:{spaced})(?![\w])))?(?P<scale>{attached})(?![\w])"""
+    return rf"""(?:[{SPACES}](?=(?:{spaced})(?![\w])))?(?P<{group}>{attached})(?![\w])"""
 
 
 @lru_cache(maxsize=64)
@@ -123,7 +123,7 @@ def pattern(locale: str = "en_US") -> str:
         (?P<sign>[+\-])?                   # minus signs are folded to "-" first
         {digits_pattern(locale)}
         (?:{scale_pattern()})?
-        (?(open)\))                        # a "(" must be closed
+        (?(open)\)(?:{scale_pattern("scale_after")})?)   # (448.7) million
     """
 
 
@@ -155,12 +155,16 @@ def from_groups(raw: str, groups: dict[str, str | None], locale: str) -> ParsedN
     num = groups["num"]
     assert num is not None
     mantissa = digits_to_decimal(num, locale)
-    negative = groups.get("open") is not None or groups.get("sign") == "-"
+    parens = groups.get("open") is not None
+    negative = parens or groups.get("sign") == "-"
     if negative:
         mantissa = -mantissa
-    word = groups.get("scale")
+    word = groups.get("scale") or groups.get("scale_after")
     scale = scale_words()[word][0] if word else Decimal(1)
-    explicit = groups.get("open") is not None or groups.get("sign") is not None
+    # Parentheses in running text are as often an aside ("revenue rose ($2.1bn)") as
+    # an accounting negative, so they do not count as a stated sign: matching tries
+    # the negative first and accepts the positive as "sign not stated".
+    explicit = groups.get("sign") is not None and not parens
     return ParsedNumber(raw, mantissa, scale, word, explicit)
 
 

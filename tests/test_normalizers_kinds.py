@@ -46,7 +46,6 @@ def test_percent_forms_agree_across_units():
         ("₹12,34,567", "en_IN", Decimal("1234567"), "INR"),
         ("₹1.2 crore", "en_IN", Decimal("1.2E7"), "INR"),
         ("-$5m", "en_US", Decimal("-5E6"), "USD"),
-        ("($1,234)", "en_US", Decimal("-1234"), "USD"),
         ("£3.4 million", "en_GB", Decimal("3.4E6"), "GBP"),
         ("¥1,200", "ja_JP", Decimal("1200"), "JPY"),
         ("500 USD", "en_US", Decimal("500"), "USD"),

@@ -128,6 +128,17 @@ def test_citations_list_numbers_and_index_names_are_not_values():
     assert r.items == []
 
 
+def test_parentheses_negative_for_bare_numbers_aside_for_amounts():
+    r = verify("Operating loss was (448.7) million, revenue $2,137.4 million ($2.1bn).",
+               {"operating_income_millions": -448.7, "revenue_millions": 2137.4})
+    assert item(r, "(448.7) million").status == "normalized"
+    assert item(r, "$2.1bn").status == "drift"  # the aside is a rounding, not a negative
+
+
+def test_periods_without_a_year_are_not_checked():
+    assert verify("Q3 was strong, and the second half stronger.", {"x": 1}).items == []
+
+
 def test_unreadable_number_is_an_unsupported_item_not_an_error():
     r = verify("Scores were 1,2,3 overall.", {"x": 1})
     assert item(r, "1,2,3").status == "unsupported"

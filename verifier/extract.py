@@ -109,7 +109,6 @@ class Extractor:
               (?:{amounts.prefix_pattern()})?            # $, EUR, ($ ... ), -$
               (?(cur)|(?<![\w])(?<!\d[.,'’])(?<![A-Za-z]-))
               {numbers.pattern(locale)}
-              (?(open0)\))
               (?(cur)|(?:{percents.UNIT_PATTERN}|{multipliers.UNIT_PATTERN}|{amounts.suffix_pattern()})?)
               (?![\w])(?![.,'’]\d)
               (?!\.[A-Z]{{1,3}}(?![\w]))                # 7203.T is a ticker, read later
@@ -198,6 +197,9 @@ class Extractor:
             try:
                 if any(g.get(k) for k in ("q1", "q2", "q3", "q4", "h1", "h2", "h3", "fy1", "fy2")):
                     period = periods.from_groups(raw, g)
+                    if period.year is None:  # "Q3", "the second half": no year, nothing to check
+                        _claim(claimed, m.start(), m.end())
+                        continue
                     mention = Mention("period", raw, m.start(), m.end(), period.key,
                                       keys=periods.canonical_forms(period))
                 else:
@@ -349,5 +351,6 @@ def _is_year(m: re.Match[str]) -> bool:
     num = m.group("num") or ""
     return (
         len(num) == 4 and num.isdigit() and dates.YEAR_MIN <= int(num) <= dates.YEAR_MAX
-        and not m.group("scale") and not m.group("sign") and not m.group("open")
+        and not m.group("scale") and not m.group("scale_after") and not m.group("sign")
+        and not m.group("open")
     )

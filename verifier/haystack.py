@@ -170,6 +170,8 @@ class Haystack:
         self._text_starts: list[int] = []
         self._extractor: Extractor = extractor(locale)
         self._mentions_cache: dict[str, list[Any]] = {}
+        self.tool_scale: dict[int, Decimal] = {}  # tool index -> scale from a unit field
+        self.key_leaves: set[LeafId] = set()  # leaves that are object keys, not values
         for tool in self.tools:
             self._walk(tool)
         self._mentions_cache = {}
@@ -206,6 +208,7 @@ class Haystack:
                 if leaf is not None and label and label.lower() in _UNIT_FIELDS and isinstance(value, str):
                     unit_scale = unit_field_scale(value) or unit_scale
         if unit_scale is not None:
+            self.tool_scale[tool.index] = unit_scale
             self._apply_unit_scale(first_leaf, unit_scale)
 
     def _walk_object(
@@ -372,6 +375,7 @@ class Haystack:
             "ticker", "code", "date", "period"
         ):
             leaf = self._add_leaf(tool, node, key, key)
+            self.key_leaves.add(leaf)
             self._index_mention(leaf, mentions[0], None, None, whole=True)
 
     def _apply_unit_scale(self, first_leaf: LeafId, scale: Decimal) -> None:
@@ -431,6 +435,12 @@ class Haystack:
     def path(self, leaf: LeafId) -> str:
         """The JSONPath of a leaf."""
         return self.path_of_node(self.leaves[leaf].node)
+
+    def leaf_scale(self, leaf: LeafId) -> Decimal | None:
+        """The scale the data states for a leaf: from its key/column header, else from
+        its tool's unit field; None when the data says nothing."""
+        entry = self.leaves[leaf]
+        return key_scale(entry.key) or self.tool_scale.get(entry.tool)
 
     def tool_of(self, leaf: LeafId) -> Tool:
         """The tool result a leaf belongs to."""

@@ -68,6 +68,8 @@ def _item(mention: Mention, status: str, reason: str, evidence: list[Evidence] |
 
 def _evidence(hay: Haystack, leaf: LeafId, how: str) -> Evidence:
     tool = hay.tool_of(leaf)
+    if leaf in hay.key_leaves:
+        how = "object key"  # the path leads to the value stored under this key
     return Evidence.model_construct(
         tool=tool.name, tool_index=tool.index, tool_id=tool.id, path=hay.path(leaf),
         raw=hay.leaves[leaf].raw, how=how,
@@ -157,6 +159,8 @@ def _exact_candidates(mention: Mention, hay: Haystack) -> list[tuple[NumForm, Nu
         for value, flipped in _signed(form, mention):
             refs = hay.numbers.get(value)
             if refs:
+                if form.how == "unscaled":  # "$2.1bn" vs 2.1: only where the data states no scale
+                    refs = [r for r in refs if r.how in ("value", "in text") and hay.leaf_scale(r.leaf) is None]
                 found.extend((form, ref, flipped) for ref in refs)
     return found
 
@@ -202,6 +206,8 @@ def _nearest(mention: Mention, hay: Haystack) -> tuple[NumForm, Decimal, NumRef,
     best: tuple[Decimal, NumForm, Decimal, NumRef, bool] | None = None
     for form in mention.num_forms:
         for value, flipped in _signed(form, mention):
+            if form.how == "unscaled":
+                continue  # rounding a bare mantissa is too loose to mean anything
             for candidate in hay.near(value, form.tolerance):
                 distance = abs(candidate - value) / form.tolerance if form.tolerance else Decimal(0)
                 if best is None or distance < best[0]:

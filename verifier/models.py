@@ -44,7 +44,8 @@ class Evidence(BaseModel):
     raw: str = Field(description="The leaf as it appears in the data (JSON text for numbers).", examples=["142.3"])
     how: str = Field(
         description="How the answer's value relates to this leaf: as written, reformatted, "
-        "percent form, scaled by a key or unit field, sign not stated, rounded, count.",
+        "percent form, scaled by a key or unit field, sign not stated, rounded, count (path is "
+        "the array), object key (path is the value stored under the key named `raw`).",
         examples=["reformatted"],
     )
 
