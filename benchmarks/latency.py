@@ -19,11 +19,12 @@ import json
 import platform
 import statistics
 import time
+from collections.abc import Callable
+from functools import partial
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
-from verifier import Haystack, verify
-from verifier import baseline
+from verifier import Haystack, baseline, verify
 
 
 def _seed() -> tuple[Any, str]:
@@ -99,12 +100,12 @@ def run(quick: bool = False) -> dict[str, Any]:
         t0 = time.perf_counter()
         h = Haystack(big)
         index_ms = (time.perf_counter() - t0) * 1000
-        index_ms = min([index_ms] + [_median_us(lambda: Haystack(big), 1) / 1000 for _ in range(reps - 1)])
+        index_ms = min([index_ms] + [_median_us(partial(Haystack, big), 1) / 1000 for _ in range(reps - 1)])
         text = baseline.haystack_text(big)
         timing = _interleaved({
-            "verify_warm": lambda: verify(answer, haystack=h),
-            "naive_warm": lambda: baseline.unsupported(answer, big, text),
-            "naive_cold": lambda: baseline.unsupported(answer, big),
+            "verify_warm": partial(verify, answer, haystack=h),
+            "naive_warm": partial(baseline.unsupported, answer, big, text),
+            "naive_cold": partial(baseline.unsupported, answer, big),
         }, 3 if size >= 10_000 else 5, 5 if size >= 10_000 else 20)
         scaling.append({"leaves": len(h), "index_ms": round(index_ms, 2), **{k: round(v, 1) for k, v in timing.items()}})
     return {
@@ -118,8 +119,8 @@ def run(quick: bool = False) -> dict[str, Any]:
 def markdown(result: dict[str, Any]) -> str:
     s = result["seed"]
     lines = [
-        f"Seed-shaped scenario (25-row screen, three paragraphs, {s['tickers']} tickers, {s['items']} items), "
-        f"median µs, Python {result['python']}:",
+        (f"Seed-shaped scenario (25-row screen, three paragraphs, {s['tickers']} tickers, "
+         f"{s['items']} items), median µs, Python {result['python']}:"),
         "",
         "| pass | verifier | naive baseline | ratio |",
         "|---|---:|---:|---:|",

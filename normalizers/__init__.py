@@ -26,16 +26,16 @@ from ._locale import SUPPORTED_LOCALES, number_symbols
 from ._text import fold
 
 __all__ = [
-    "NormalizeError",
-    "Normalizer",
     "MODULES",
     "SUPPORTED_LOCALES",
-    "number_symbols",
-    "fold",
+    "NormalizeError",
+    "Normalizer",
     "amounts",
     "codes",
     "dates",
+    "fold",
     "multipliers",
+    "number_symbols",
     "numbers",
     "percents",
     "periods",

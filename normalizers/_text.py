@@ -20,7 +20,7 @@ MINUS_SIGNS = "\u2212\u2012\u2013\ufe63\uff0d"
 APOSTROPHES = "\u2019\u02bc\u2032"
 
 
-_ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[%s])" % MINUS_SIGNS)
+_ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[" + MINUS_SIGNS + "])")
 
 
 def _ascii(match: regex.Match[str]) -> str:

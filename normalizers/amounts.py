@@ -18,12 +18,11 @@ Decimal('1234.56')
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-
-import re
 
 from . import numbers
 from ._errors import NormalizeError, require_text

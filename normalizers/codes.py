@@ -13,9 +13,9 @@ False
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-import re
 import stdnum.cusip
 import stdnum.isin
 import stdnum.lei

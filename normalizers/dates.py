@@ -19,10 +19,9 @@ names are always understood as well.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import re
 
 from ._errors import NormalizeError, require_text
 from ._text import fold
@@ -69,7 +68,7 @@ def keys_of_day(day: dt.date) -> tuple[str, ...]:
     )
 
 
-def from_epoch(value: int | float, milliseconds: bool | None = None) -> dt.date | None:
+def from_epoch(value: float, milliseconds: bool | None = None) -> dt.date | None:
     """The UTC date of an epoch timestamp in seconds or milliseconds, or None when the
     number is outside 2000..2100 in both readings. ``milliseconds=None`` guesses from
     the magnitude."""
@@ -78,7 +77,7 @@ def from_epoch(value: int | float, milliseconds: bool | None = None) -> dt.date 
     seconds = value / 1000 if milliseconds else value
     if not EPOCH_MIN <= seconds < EPOCH_MAX:
         return None
-    return dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc).date()
+    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date()
 
 
 @lru_cache(maxsize=64)

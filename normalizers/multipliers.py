@@ -7,11 +7,10 @@ Decimal('2.5')
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-
-import re
 
 from . import numbers
 from ._errors import NormalizeError, require_text

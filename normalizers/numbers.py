@@ -19,12 +19,11 @@ Decimal('2.24E+6')
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation
 from functools import lru_cache
 from importlib import resources
-
-import re
 
 from ._errors import NormalizeError, require_text
 from ._locale import number_symbols

@@ -15,11 +15,10 @@ Decimal('0.0025')
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-
-import re
 
 from . import numbers
 from ._errors import NormalizeError, require_text

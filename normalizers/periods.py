@@ -12,9 +12,8 @@ fiscal years (``FY2025``, ``FY25``, ``fiscal 2025``, ``fiscal year 2025``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import re
+from dataclasses import dataclass
 
 from ._errors import NormalizeError, require_text
 from ._text import fold

@@ -9,9 +9,8 @@ case, curly vs straight quotes and apostrophes, dashes, and runs of whitespace.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import re
+from dataclasses import dataclass
 
 from ._errors import NormalizeError, require_text
 

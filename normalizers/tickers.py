@@ -18,11 +18,10 @@ normalizers._errors.NormalizeError: cannot read '$brk/b' as ticker: not a ticker
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-
-import re
 
 from ._errors import NormalizeError, require_text
 from ._text import fold

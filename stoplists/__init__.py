@@ -17,13 +17,18 @@ Currency codes are not kept here: they come from Babel's CLDR data
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
 __all__ = [
-    "load", "load_file", "ticker_stoplist", "currency_codes", "not_value_phrases",
-    "TICKER_LISTS", "NOT_VALUE_LISTS",
+    "NOT_VALUE_LISTS",
+    "TICKER_LISTS",
+    "currency_codes",
+    "load",
+    "load_file",
+    "not_value_phrases",
+    "ticker_stoplist",
 ]
 
 #: The lists whose entries are never tickers.
@@ -42,7 +47,7 @@ def _parse(text: str) -> frozenset[str]:
     return frozenset(entries)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> frozenset[str]:
     """The entries of the bundled list ``name`` (file name without ``.txt``)."""
     try:
@@ -61,7 +66,7 @@ def _bundled() -> list[str]:
     return [p.name[:-4] for p in resources.files(__package__).iterdir() if p.name.endswith(".txt")]
 
 
-@lru_cache(maxsize=None)
+@cache
 def currency_codes() -> frozenset[str]:
     """ISO 4217 codes known to Babel (CLDR), e.g. ``USD``, ``EUR``, ``CHF``."""
     from babel.numbers import list_currencies
@@ -69,7 +74,7 @@ def currency_codes() -> frozenset[str]:
     return frozenset(list_currencies())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _default_ticker_stoplist() -> frozenset[str]:
     words: set[str] = set(currency_codes())
     for name in TICKER_LISTS:
@@ -84,7 +89,7 @@ def ticker_stoplist(extra: Iterable[str] = ()) -> frozenset[str]:
     return base | extra if extra else base
 
 
-@lru_cache(maxsize=None)
+@cache
 def not_value_phrases() -> frozenset[str]:
     """Phrases whose digits must not be read as values (``S&P 500``, ``10-K``)."""
     phrases: set[str] = set()

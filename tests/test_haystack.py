@@ -30,9 +30,9 @@ def test_numbers_are_indexed_by_canonical_decimal():
     h = Haystack({"price": 142.30, "s": "1,234.50", "neg": "(1,234)", "pct": "12.3%", "big": "$3.4M"})
     assert h.numbers[Decimal("142.3")]
     assert h.numbers[Decimal("1234.5")]
-    assert h.numbers[Decimal("-1234")]
+    assert h.numbers[Decimal(-1234)]
     assert h.numbers[Decimal("12.3")] and h.numbers[Decimal("0.123")]
-    assert h.numbers[Decimal("3400000")] and h.numbers[Decimal("3.4")]
+    assert h.numbers[Decimal(3400000)] and h.numbers[Decimal("3.4")]
 
 
 def test_column_table_leaves_take_the_header_as_key():
@@ -47,8 +47,8 @@ def test_column_table_leaves_take_the_header_as_key():
 def test_unit_field_scales_the_tools_numbers():
     h = Haystack([{"name": "fin", "output": {"unit": "in thousands", "revenue": 2236}},
                   {"name": "other", "output": {"revenue": 5}}])
-    assert h.numbers[Decimal("2236000")][0].how == "scaled by unit field"
-    assert Decimal("5000") not in h.numbers  # the other tool has no unit field
+    assert h.numbers[Decimal(2236000)][0].how == "scaled by unit field"
+    assert Decimal(5000) not in h.numbers  # the other tool has no unit field
 
 
 def test_epoch_milliseconds_and_iso_strings_are_dates():

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import normalizers
-from normalizers import NormalizeError, SUPPORTED_LOCALES, percents
+from normalizers import SUPPORTED_LOCALES, NormalizeError, percents
 from verifier.extract import extract
 
 decimals = st.decimals(

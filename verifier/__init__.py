@@ -17,18 +17,18 @@ from .policy import Policy
 __version__ = VERSION
 
 __all__ = [
-    "verify",
-    "Report",
-    "Item",
-    "Evidence",
-    "Warnings",
     "Badge",
-    "Highlight",
-    "Policy",
+    "Evidence",
     "Haystack",
-    "VerifierError",
+    "Highlight",
     "InputError",
+    "Item",
     "JSONInputError",
     "LimitError",
+    "Policy",
+    "Report",
+    "VerifierError",
+    "Warnings",
     "__version__",
+    "verify",
 ]

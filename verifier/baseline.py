@@ -8,13 +8,12 @@ separators and trailing zeros (142.30 -> 142.3) and trying a percent as a fracti
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import stoplists
-
-import json
 
 _GROUPS = re.compile(r"(\d)[,](?=\d{3}\b)")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?%?")

@@ -11,7 +11,7 @@ import json
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -44,13 +44,13 @@ def _example(name: str) -> str:
 
 @app.command()
 def check(
-    tools: Annotated[Optional[Path], typer.Option(help="JSON file: a list of {name, output} or any JSON value. Default: the bundled screener example.")] = None,
-    answer: Annotated[Optional[str], typer.Option(help="Text file with the answer ('-' for stdin). Default: the bundled example answer.")] = None,
-    question: Annotated[Optional[str], typer.Option(help="The user's question, if known.")] = None,
+    tools: Annotated[Path | None, typer.Option(help="JSON file: a list of {name, output} or any JSON value. Default: the bundled screener example.")] = None,
+    answer: Annotated[str | None, typer.Option(help="Text file with the answer ('-' for stdin). Default: the bundled example answer.")] = None,
+    question: Annotated[str | None, typer.Option(help="The user's question, if known.")] = None,
     locale: Annotated[str, typer.Option(help="Locale the answer is written in (en_US, de_DE, fr_FR, ...).")] = "en_US",
     format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
-    fail_on: Annotated[Optional[str], typer.Option(help="Exit 1 when confidence is this or worse: medium or low.")] = None,
-    stopwords: Annotated[Optional[Path], typer.Option(help="A file of extra words that are never tickers (one a line).")] = None,
+    fail_on: Annotated[str | None, typer.Option(help="Exit 1 when confidence is this or worse: medium or low.")] = None,
+    stopwords: Annotated[Path | None, typer.Option(help="A file of extra words that are never tickers (one a line).")] = None,
 ) -> None:
     """Verify one answer and print the report."""
     if format not in ("text", "json"):
@@ -83,7 +83,7 @@ def check(
 @app.command(name="eval")
 def eval_(
     dataset: Annotated[Path, typer.Argument(help="Labelled JSONL: id, locale, question, tool_results, answer, label, faults.")],
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the results as JSON here.")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the results as JSON here.")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:
     """Run a labelled set; print pass/catch rates, localisation, P/R/F1, per kind and latency."""

@@ -12,16 +12,24 @@ as a number and as part of the phrase).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 
-import re
-
 import stoplists
 from normalizers import (
-    NormalizeError, amounts, codes, dates, multipliers, numbers, percents, periods, quotes, tickers,
+    NormalizeError,
+    amounts,
+    codes,
+    dates,
+    multipliers,
+    numbers,
+    percents,
+    periods,
+    quotes,
+    tickers,
 )
 from normalizers._text import fold
 
@@ -329,7 +337,7 @@ def extract(text: str, locale: str = "en_US", **options: bool) -> list[Mention]:
 def _isin_prefixes() -> frozenset[str]:
     from babel import Locale
 
-    territories = Locale.parse("en").territories
+    territories: list[str] = [str(t) for t in Locale.parse("en").territories]
     return frozenset(t for t in territories if len(t) == 2 and t.isalpha()) | {"XS", "EU", "QS"}
 
 

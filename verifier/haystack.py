@@ -24,8 +24,8 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import regex
@@ -341,7 +341,7 @@ class Haystack:
                 scaled = numbers.CONTEXT.multiply(mention.num_forms[0].value, scale)
                 self.numbers[scaled].append(NumRef(leaf, "scaled by key", digits))
         elif mention.kind == "date" and mention.value:
-            keys = (mention.value,)
+            keys: tuple[str, ...] = (mention.value,)
             if len(mention.value) == 10:
                 keys = dates.keys_of_day(_iso_date(mention.value))
             for k in keys:
@@ -423,6 +423,7 @@ class Haystack:
         parts: list[str] = []
         while node >= 0 and self._segment[node] is not None:
             seg = self._segment[node]
+            assert seg is not None
             if isinstance(seg, int):
                 parts.append(f"[{seg}]")
             elif _IDENT.fullmatch(seg) and seg not in ("and", "or", "not", "where", "in"):
@@ -476,7 +477,7 @@ def _is_date_key(key: str) -> bool:
     return _DATE_KEY.search(key) is not None
 
 
-def _number_text(value: int | float | Decimal) -> tuple[str, Decimal | None]:
+def _number_text(value: float | Decimal) -> tuple[str, Decimal | None]:
     """(raw text, Decimal or None when it cannot be a value: NaN, infinities, huge)."""
     if isinstance(value, float):
         if not math.isfinite(value):

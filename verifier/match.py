@@ -12,10 +12,11 @@ A whole number that equals the length of an array in the data is a count
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import cast
 
 from .extract import NUMERIC_KINDS, Mention, NumForm
 from .haystack import Haystack, LeafId, NumRef
-from .models import Evidence, Item
+from .models import Evidence, Item, Kind, Status
 from .policy import Policy
 
 _EXACT_FORMS = frozenset({"as written", "percent form", "basis points"})
@@ -56,10 +57,10 @@ def _ticker_refs(mention: Mention, hay: Haystack) -> list[LeafId]:
     return refs
 
 
-def _item(mention: Mention, status: str, reason: str, evidence: list[Evidence] | None = None,
+def _item(mention: Mention, status: Status, reason: str, evidence: list[Evidence] | None = None,
           total: int = 0, flagged: bool | None = None) -> Item:
     return Item.model_construct(
-        kind=mention.kind, text=mention.text, start=mention.start, end=mention.end,
+        kind=cast(Kind, mention.kind), text=mention.text, start=mention.start, end=mention.end,
         value=mention.value, unit=mention.unit, hedged=mention.hedged, status=status,
         flagged=status in ("drift", "unsupported", "invalid") if flagged is None else flagged,
         reason=reason, evidence=evidence or [], evidence_total=total,
@@ -97,7 +98,7 @@ def _match_keyed(mention: Mention, hay: Haystack, policy: Policy, refs: list[Lea
         if mention.stoplisted:
             return None
         if mention.invalid:
-            status = "invalid" if mention.kind == "code" else "unsupported"
+            status: Status = "invalid" if mention.kind == "code" else "unsupported"
             return _item(mention, status, f"{mention.invalid}; not found in the tool data")
         return _item(mention, "unsupported", _NOT_FOUND[what])
     written = mention.digits or mention.text
@@ -105,13 +106,13 @@ def _match_keyed(mention: Mention, hay: Haystack, policy: Policy, refs: list[Lea
     if mention.kind == "quote":
         inner = mention.text[1:-1]
         exact = [r for r in refs if inner in hay.leaves[r].raw]
-    status = "exact" if exact else "normalized"
+    found: Status = "exact" if exact else "normalized"
     best = (exact + [r for r in refs if r not in exact])[: policy.max_evidence] if exact else refs[: policy.max_evidence]
     evidence = [_evidence(hay, r, "as written" if r in exact else "reformatted") for r in best]
     reason = ("found as written" if exact else "matches") + f" {_where(evidence[0])}"
     if mention.invalid:
         reason += f" ({mention.invalid}, as in the data)"
-    return _item(mention, status, reason, evidence, len(refs))
+    return _item(mention, found, reason, evidence, len(refs))
 
 
 # -- numbers -----------------------------------------------------------------------------
@@ -135,7 +136,7 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
                      f"in {ev[0].tool}", ev, len(nodes))
     near = _nearest(mention, hay)
     if near is not None:
-        form, value, ref, flipped = near
+        ref, flipped = near
         hedged = mention.hedged and policy.hedge_allows_rounding
         how = "rounded" + (", sign not stated" if flipped else "")
         ev = [_evidence(hay, ref.leaf, how)]
@@ -185,7 +186,7 @@ def _supported(mention: Mention, hay: Haystack, policy: Policy,
         if len(evidence) < policy.max_evidence:
             evidence.append(_evidence(hay, ref.leaf, _how(form, ref, flipped, is_exact(form, ref, flipped))))
     exact = is_exact(*ranked[0])
-    status = "exact" if exact else "normalized"
+    status: Status = "exact" if exact else "normalized"
     reason = ("found as written " if exact else "matches ") + _where(evidence[0])
     if not exact and evidence[0].how != "reformatted":
         reason += f" ({evidence[0].how})"
@@ -201,9 +202,9 @@ def _how(form: NumForm, ref: NumRef, flipped: bool, exact: bool) -> str:
     return ", ".join(dict.fromkeys(parts)) or "reformatted"
 
 
-def _nearest(mention: Mention, hay: Haystack) -> tuple[NumForm, Decimal, NumRef, bool] | None:
+def _nearest(mention: Mention, hay: Haystack) -> tuple[NumRef, bool] | None:
     """The closest data value that rounds to the mention at its written precision."""
-    best: tuple[Decimal, NumForm, Decimal, NumRef, bool] | None = None
+    best: tuple[Decimal, NumRef, bool] | None = None
     for form in mention.num_forms:
         for value, flipped in _signed(form, mention):
             if form.how == "unscaled":
@@ -211,7 +212,7 @@ def _nearest(mention: Mention, hay: Haystack) -> tuple[NumForm, Decimal, NumRef,
             for candidate in hay.near(value, form.tolerance):
                 distance = abs(candidate - value) / form.tolerance if form.tolerance else Decimal(0)
                 if best is None or distance < best[0]:
-                    best = (distance, form, candidate, hay.numbers[candidate][0], flipped)
+                    best = (distance, hay.numbers[candidate][0], flipped)
     if best is None:
         return None
-    return best[1], best[2], best[3], best[4]
+    return best[1], best[2]

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .models import SUPPORTED_STATUSES, Badge, Highlight, Item, Warnings
+from .models import SUPPORTED_STATUSES, Action, Badge, Confidence, Highlight, Item, Warnings
 from .policy import Policy
 
 _LABELS = {"high": "Verified", "medium": "Partly verified", "low": "Unverified"}
 _ENTITY_KINDS = frozenset({"ticker", "code"})
 
 
-def confidence_of(items: list[Item], policy: Policy) -> tuple[str, float]:
+def confidence_of(items: list[Item], policy: Policy) -> tuple[Confidence, float]:
     """(confidence, score) for a list of items under ``policy``."""
     checked = len(items)
     supported = sum(1 for item in items if item.status in SUPPORTED_STATUSES)
@@ -31,7 +31,7 @@ def confidence_of(items: list[Item], policy: Policy) -> tuple[str, float]:
     return "medium", score
 
 
-def action_of(confidence: str, score: float, policy: Policy) -> str:
+def action_of(confidence: Confidence, score: float, policy: Policy) -> Action:
     """What the caller should do with the answer."""
     if confidence == "high":
         return "show"
@@ -42,7 +42,7 @@ def action_of(confidence: str, score: float, policy: Policy) -> str:
     return "retry" if policy.retry_on_low else "show_with_warning"
 
 
-def warnings_of(items: list[Item], confidence: str) -> Warnings:
+def warnings_of(items: list[Item], confidence: Confidence) -> Warnings:
     """Badge, message, highlights and retry hint for the UI."""
     flagged = [item for item in items if item.flagged]
     highlights = [
