@@ -73,20 +73,36 @@ class Mention:
     extra: dict[str, object] = field(default_factory=dict, compare=False)
 
 
-def _hedge_regex() -> re.Pattern[str]:
-    words = sorted(stoplists.load("hedges"), key=len, reverse=True)
-    signs = [w for w in words if not any(ch.isalnum() for ch in w)]
-    words = [w for w in words if w not in signs]
-    word_alt = "|".join(re.escape(w) for w in words)
-    sign_alt = "".join(re.escape(s) for s in signs)
-    return re.compile(
-        rf"(?:(?<![\w])(?:{word_alt})\s+(?:(?:a|an|the|of)\s+)*|[{sign_alt}]\s*)"
-        rf"(?:[+\-(]\s*)?$",
-        re.IGNORECASE,
-    )
+_ARTICLES = frozenset({"a", "an", "the", "of"})
+_HEDGE_WORD = re.compile(r"[^\W_]+\.?")
 
 
-_HEDGE = _hedge_regex()
+@lru_cache(maxsize=1)
+def _hedges() -> tuple[frozenset[str], str, int]:
+    """(hedge phrases, hedge signs, most words in a phrase) from ``hedges.txt``."""
+    entries = stoplists.load("hedges")
+    signs = "".join(e for e in entries if not any(ch.isalnum() for ch in e))
+    phrases = frozenset(e.lower() for e in entries if any(ch.isalnum() for ch in e))
+    return phrases, signs, max(len(p.split()) for p in phrases)
+
+
+def is_hedged(text: str, start: int) -> bool:
+    """Whether a hedge ("about", "roughly", "~") stands just before ``start``.
+
+    Word look-ups in a set rather than a regex anchored at the end of the preceding
+    text: the regex tried every position of the window and cost ~6 µs a value."""
+    window = text[max(0, start - 40):start].rstrip(" \t\u00a0\u202f[-+")
+    phrases, signs, longest = _hedges()
+    if window and window[-1] in signs:
+        return True
+    words = _HEDGE_WORD.findall(window.lower())
+    for _ in range(3):  # "about", "about a", "in the region of", "some of the"
+        if any(" ".join(words[-n:]) in phrases for n in range(1, min(longest, len(words)) + 1)):
+            return True
+        if not words or words[-1] not in _ARTICLES:
+            return False
+        words.pop()
+    return False
 
 #: Spans whose digits are not values.
 _SKIP = re.compile(
@@ -236,7 +252,7 @@ class Extractor:
     def _numeric_mention(self, text: str, m: re.Match[str]) -> Mention:
         raw = text[m.start():m.end()]
         g = m.groupdict()
-        hedged = _HEDGE.search(text, max(0, m.start() - 40), m.start()) is not None
+        hedged = is_hedged(text, m.start())
         try:
             if g.get("cur") or g.get("cur_after"):
                 amount = amounts.from_groups(raw, g, self.locale)

@@ -1,0 +1,61 @@
+import pytest
+
+from verifier.extract import extract, is_hedged
+
+
+def kinds(text, locale="en_US"):
+    """(kind, text) of the mentions that will be checked (stop-listed words left out)."""
+    return [(m.kind, m.text) for m in extract(text, locale) if not m.stoplisted]
+
+
+@pytest.mark.parametrize(
+    ("before", "hedged"),
+    [("about ", True), ("(roughly ", True), ("~", True), ("≈ ", True), ("approx. ", True),
+     ("close to ", True), ("just over a ", True), ("in the region of ", True), ("rund ", True),
+     ("environ ", True), ("the ", False), ("is ", False), ("was ", False), ("without ", False)],
+)
+def test_hedge_words_before_a_value(before, hedged):
+    assert is_hedged(before + "5", len(before)) is hedged
+
+
+def test_spans_cover_currency_sign_unit_and_scale_but_not_hedges():
+    text = "Revenue was about $2.1bn, up −3.5% or 25 bps, at 12.5x."
+    assert kinds(text) == [("amount", "$2.1bn"), ("percent", "−3.5%"), ("basis_points", "25 bps"),
+                           ("multiplier", "12.5x")]
+    for m in extract(text):
+        assert text[m.start:m.end] == m.text
+
+
+def test_codes_need_a_valid_check_digit_or_their_name():
+    assert kinds("Ref 037833100 today") == [("number", "037833100")]
+    assert kinds("CUSIP 037833100 today") == [("code", "037833100")]
+    assert kinds("ISIN US0378331006") == [("code", "US0378331006")]  # invalid, still a code
+    assert extract("ISIN US0378331006")[0].invalid == "ISIN check digit does not match"
+
+
+def test_numeric_tickers_with_venue_suffix_are_not_numbers():
+    assert kinds("Toyota (7203.T) and Tencent (0700.HK)") == [("ticker", "7203.T"), ("ticker", "0700.HK")]
+
+
+def test_years_are_dates_but_grouped_numbers_are_not():
+    assert kinds("In 2025 it sold 2,025 units") == [("date", "2025"), ("number", "2,025")]
+
+
+def test_skipped_spans():
+    assert kinds("1. See [1] and [2, 3]; the 3rd S&P 500 10-K filing, COVID-19.") == []
+
+
+def test_stoplisted_capitals_are_marked_not_dropped():
+    marks = {m.text: m.stoplisted for m in extract("CEO of ACME said EPS rose")}
+    assert marks == {"CEO": True, "ACME": False, "EPS": True}
+
+
+def test_locale_changes_what_is_read():
+    assert extract("1.234", "de_DE")[0].num_forms[0].value == 1234
+    assert extract("1.234", "en_US")[0].num_forms[0].value.as_tuple().exponent == -3
+
+
+def test_data_mode_skips_answer_only_passes():
+    text = "[1] 1,2,3"
+    assert kinds(text) == [("number", "1,2,3")]  # the citation skipped, the garble reported
+    assert [m.text for m in extract(text, data=True)] == ["1"]  # in data: neither
