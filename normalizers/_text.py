@@ -25,7 +25,11 @@ _ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[" + MINUS_SIGNS + "])")
 
 def _ascii(match: regex.Match[str]) -> str:
     ch = match.group()
-    return "-" if ch in MINUS_SIGNS else str(unicodedata.digit(ch))
+    if ch in MINUS_SIGNS:
+        return "-"
+    # regex may know digits newer than this Python's Unicode database: leave those be
+    digit = unicodedata.digit(ch, None)
+    return ch if digit is None else str(digit)
 
 
 def fold(text: str) -> str:

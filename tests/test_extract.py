@@ -30,7 +30,7 @@ def test_codes_need_a_valid_check_digit_or_their_name():
     assert kinds("Ref 037833100 today") == [("number", "037833100")]
     assert kinds("CUSIP 037833100 today") == [("code", "037833100")]
     assert kinds("ISIN US0378331006") == [("code", "US0378331006")]  # invalid, still a code
-    assert extract("ISIN US0378331006")[0].invalid == "ISIN check digit does not match"
+    assert extract("ISIN US0378331006")[-1].invalid == "ISIN check digit does not match"
 
 
 def test_numeric_tickers_with_venue_suffix_are_not_numbers():
