@@ -152,7 +152,8 @@ def _print_report(answer: str, report: Report) -> None:
 
 
 def _fail(message: str) -> typer.Exit:
-    err.print(f"[bold red]error:[/bold red] {message}", markup=True, highlight=False)
+    # plain print: no wrapping (a path must stay whole) and no markup read from user text
+    print(f"error: {message}", file=sys.stderr)
     raise typer.Exit(2)
 
 
