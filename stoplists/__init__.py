@@ -9,6 +9,8 @@ lines are ignored. Every file says where its entries came from in its header.
 - ``indices.txt``: index names (``S&P 500``): their capitals are not tickers and their
   numbers are not values.
 - ``hedges.txt``: words that mark a value as rounded on purpose.
+- ``directions.txt``: words that give a value a direction (``fell``: down), as
+  ``word  down|up`` pairs; read with :func:`load_pairs`.
 
 Currency codes are not kept here: they come from Babel's CLDR data
 (``babel.numbers.list_currencies``), so they stay current with Babel.
@@ -27,6 +29,7 @@ __all__ = [
     "currency_codes",
     "load",
     "load_file",
+    "load_pairs",
     "not_value_phrases",
     "ticker_stoplist",
 ]
@@ -87,6 +90,16 @@ def ticker_stoplist(extra: Iterable[str] = ()) -> frozenset[str]:
     base = _default_ticker_stoplist()
     extra = frozenset(extra)
     return base | extra if extra else base
+
+
+@cache
+def load_pairs(name: str) -> dict[str, str]:
+    """A bundled list of ``word  value`` lines as a mapping (words lower-cased)."""
+    return {
+        parts[0].lower(): parts[1]
+        for parts in (entry.split() for entry in load(name))
+        if len(parts) == 2
+    }
 
 
 @cache

@@ -5,7 +5,7 @@ import verifier
 
 def test_exported_names_are_pinned():
     assert sorted(verifier.__all__) == sorted([
-        "verify", "Report", "Item", "Evidence", "Warnings", "Badge", "Highlight", "Policy",
+        "verify", "Report", "Item", "Evidence", "Warnings", "Badge", "Highlight", "Suggestion", "Policy",
         "Haystack", "VerifierError", "InputError", "JSONInputError", "LimitError", "__version__",
     ])
     for name in verifier.__all__:

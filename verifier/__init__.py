@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._errors import InputError, JSONInputError, LimitError, VerifierError
 from .haystack import Haystack
-from .models import Badge, Evidence, Highlight, Item, Report, Warnings
+from .models import Badge, Evidence, Highlight, Item, Report, Suggestion, Warnings
 from .pipeline import VERSION, verify
 from .policy import Policy
 
@@ -27,6 +27,7 @@ __all__ = [
     "LimitError",
     "Policy",
     "Report",
+    "Suggestion",
     "VerifierError",
     "Warnings",
     "__version__",

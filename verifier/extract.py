@@ -70,6 +70,8 @@ class Mention:
     integer: int | None = None  # a plain whole number (for counts)
     invalid: str | None = None  # why the value itself is wrong (bad check digit, unreadable)
     stoplisted: bool = False  # a ticker-shaped word on a stop-list: kept only if the data has it
+    direction: int = 0  # -1 after "fell", "down"...; +1 after "rose", "up"...; 0 otherwise
+    written: Decimal | None = None  # the number as written, signed, before scale or percent
     extra: dict[str, object] = field(default_factory=dict, compare=False)
 
 
@@ -84,6 +86,25 @@ def _hedges() -> tuple[frozenset[str], str, int]:
     signs = "".join(e for e in entries if not any(ch.isalnum() for ch in e))
     phrases = frozenset(e.lower() for e in entries if any(ch.isalnum() for ch in e))
     return phrases, signs, max(len(p.split()) for p in phrases)
+
+
+_CLAUSE_END = re.compile(r"[.;:!?\n]\s")
+
+
+def direction_of(text: str, start: int) -> int:
+    """-1 when a word of falling ("fell", "declined", "loss") stands among the five
+    words before ``start`` in the same clause, +1 for a word of rising, else 0."""
+    window = text[max(0, start - 50):start]
+    cut = [m.end() for m in _CLAUSE_END.finditer(window)]
+    if cut:
+        window = window[cut[-1]:]
+    words = _HEDGE_WORD.findall(window.lower())[-5:]
+    table = stoplists.load_pairs("directions")
+    for word in reversed(words):
+        found = table.get(word.rstrip("."))
+        if found:
+            return -1 if found == "down" else 1
+    return 0
 
 
 def is_hedged(text: str, start: int) -> bool:
@@ -253,25 +274,27 @@ class Extractor:
         raw = text[m.start():m.end()]
         g = m.groupdict()
         hedged = is_hedged(text, m.start())
+        direction = direction_of(text, m.start())
         try:
             if g.get("cur") or g.get("cur_after"):
                 amount = amounts.from_groups(raw, g, self.locale)
                 return self._number_mention("amount", raw, m, amount.number, hedged,
-                                            amount.currencies[0] if amount.currencies else amount.symbol)
+                                            amount.currencies[0] if amount.currencies else amount.symbol,
+                                            direction)
             unit = percents.unit_of(g)
             if unit:
                 pct = percents.ParsedPercent(raw, numbers.from_groups(raw, g, self.locale), unit)
-                return self._percent_mention(raw, m, pct, hedged)
+                return self._percent_mention(raw, m, pct, hedged, direction)
             number = numbers.from_groups(raw, g, self.locale)
             if g.get("mult"):
-                return self._number_mention("multiplier", raw, m, number, hedged, "x")
-            return self._number_mention("number", raw, m, number, hedged, number.scale_word)
+                return self._number_mention("multiplier", raw, m, number, hedged, "x", direction)
+            return self._number_mention("number", raw, m, number, hedged, number.scale_word, direction)
         except NormalizeError as exc:
             return Mention("number", raw, m.start(), m.end(), None, hedged=hedged, invalid=exc.reason)
 
     def _number_mention(
         self, kind: str, raw: str, m: re.Match[str], number: numbers.ParsedNumber,
-        hedged: bool, unit: str | None,
+        hedged: bool, unit: str | None, direction: int = 0,
     ) -> Mention:
         tol = number.tolerance
         forms = [NumForm(number.value, tol, "as written")]
@@ -285,11 +308,12 @@ class Extractor:
         return Mention(
             kind, raw, m.start(), m.end(), decimal_text(number.value), unit=unit, hedged=hedged,
             explicit_sign=number.explicit_sign, digits=_digits(m), num_forms=tuple(forms),
-            integer=integer,
+            integer=integer, direction=direction, written=number.mantissa,
         )
 
     def _percent_mention(
-        self, raw: str, m: re.Match[str], pct: percents.ParsedPercent, hedged: bool
+        self, raw: str, m: re.Match[str], pct: percents.ParsedPercent, hedged: bool,
+        direction: int = 0,
     ) -> Mention:
         number = pct.number
         frac, frac_tol = pct.fraction, pct.fraction_tolerance
@@ -301,7 +325,7 @@ class Extractor:
         return Mention(
             _UNIT_KIND[pct.unit], raw, m.start(), m.end(), decimal_text(frac),
             unit=_UNIT_TEXT[pct.unit], hedged=hedged, explicit_sign=number.explicit_sign,
-            digits=_digits(m), num_forms=tuple(forms),
+            digits=_digits(m), num_forms=tuple(forms), direction=direction, written=number.mantissa,
         )
 
     def _ticker_mentions(self, text: str, folded: str, claimed: bytearray) -> Iterator[Mention]:

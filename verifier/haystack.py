@@ -172,6 +172,11 @@ class Haystack:
         self._mentions_cache: dict[str, list[Any]] = {}
         self.tool_scale: dict[int, Decimal] = {}  # tool index -> scale from a unit field
         self.key_leaves: set[LeafId] = set()  # leaves that are object keys, not values
+        #: each numeric leaf's own number as written (a percent string "4.00%" -> 4.00):
+        #: the operands the derive stage combines
+        self.leaf_value: dict[LeafId, Decimal] = {}
+        self.derive_cache: Any = None  # built by verifier.derive on first use
+        self._children: dict[int, list[LeafId]] | None = None
         for tool in self.tools:
             self._walk(tool)
         self._mentions_cache = {}
@@ -294,6 +299,7 @@ class Haystack:
         self, leaf: LeafId, number: Decimal, raw: str, key: str | None, scale: Decimal | None
     ) -> None:
         self.numbers[number].append(NumRef(leaf, "value", raw))
+        self.leaf_value[leaf] = number
         if key is not None and _is_percent_key(key):  # {"change_pct": 1.43} is 0.0143 too
             self.numbers[numbers.CONTEXT.divide(number, 100)].append(NumRef(leaf, "percent field as fraction", raw))
         if scale is not None:
@@ -337,6 +343,10 @@ class Haystack:
             digits = mention.digits or mention.text
             for form in mention.num_forms:
                 self.numbers[form.value].append(NumRef(leaf, how if form.how == "as written" else form.how, digits))
+            if whole and mention.kind not in ("basis_points", "percentage_points"):
+                # a percent cell "4.00%" is the operand 4.00; an amount "$3.4M" is 3.4E+6
+                self.leaf_value[leaf] = (mention.written if mention.kind == "percent"
+                                         else mention.num_forms[0].value)
             if scale is not None and mention.kind in ("number", "amount") and len(mention.num_forms) == 1:
                 scaled = numbers.CONTEXT.multiply(mention.num_forms[0].value, scale)
                 self.numbers[scaled].append(NumRef(leaf, "scaled by key", digits))
@@ -436,6 +446,18 @@ class Haystack:
     def path(self, leaf: LeafId) -> str:
         """The JSONPath of a leaf."""
         return self.path_of_node(self.leaves[leaf].node)
+
+    def children_leaves(self, parent: int) -> list[LeafId]:
+        """Leaves directly under node ``parent`` (a record's fields, a row's cells), in
+        document order. Built once, on first use."""
+        if self._children is None:
+            children: dict[int, list[LeafId]] = defaultdict(list)
+            for i, leaf in enumerate(self.leaves):
+                children[self._parent[leaf.node]].append(i)
+            for leaves in children.values():
+                leaves.sort(key=lambda i: self.leaves[i].node)
+            self._children = children
+        return self._children.get(parent, [])
 
     def leaf_scale(self, leaf: LeafId) -> Decimal | None:
         """The scale the data states for a leaf: from its key/column header, else from

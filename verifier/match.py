@@ -58,13 +58,25 @@ def _ticker_refs(mention: Mention, hay: Haystack) -> list[LeafId]:
 
 
 def _item(mention: Mention, status: Status, reason: str, evidence: list[Evidence] | None = None,
-          total: int = 0, flagged: bool | None = None) -> Item:
+          total: int = 0, flagged: bool | None = None, expression: str | None = None) -> Item:
     return Item.model_construct(
         kind=cast(Kind, mention.kind), text=mention.text, start=mention.start, end=mention.end,
         value=mention.value, unit=mention.unit, hedged=mention.hedged, status=status,
         flagged=status in ("drift", "unsupported", "invalid") if flagged is None else flagged,
-        reason=reason, evidence=evidence or [], evidence_total=total,
+        reason=reason, evidence=evidence or [], evidence_total=total, expression=expression,
     )
+
+
+def evidence(hay: Haystack, leaf: LeafId, how: str) -> Evidence:
+    """The Evidence entry for ``leaf``."""
+    return _evidence(hay, leaf, how)
+
+
+def derived_item(mention: Mention, hay: Haystack, operands: tuple[LeafId, ...], expression: str,
+                 reason: str) -> Item:
+    """The Item for a value the derive stage computed from ``operands``."""
+    ev = [_evidence(hay, leaf, "operand") for leaf in operands]
+    return _item(mention, "derived", reason, ev, len(ev), expression=expression)
 
 
 def _evidence(hay: Haystack, leaf: LeafId, how: str) -> Evidence:

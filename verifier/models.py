@@ -71,6 +71,22 @@ class Item(BaseModel):
     reason: str = Field(description="One sentence a person can read: why this status.")
     evidence: list[Evidence] = Field(default_factory=list, description="Leaves that support it, best first.")
     evidence_total: int = Field(0, description="How many leaves matched in all (evidence is capped).")
+    expression: str | None = Field(
+        None, description="For a derived value: how it was computed, over the operands' JSONPaths.",
+        examples=["($.rows[2][1] - $.rows[2][2]) / $.rows[2][2] * 100"],
+    )
+
+
+class Suggestion(BaseModel):
+    """A value the answer computed that the tool could return directly."""
+
+    model_config = _FROZEN
+
+    tool: str = Field(description="The tool whose output held the operands.")
+    field: str = Field(description="A name for the missing field.", examples=["percent_change_2019_vs_2018"])
+    expression: str = Field(description="How to compute it from the tool's output.")
+    op: str = Field(description="difference, sum, average, percent_change, ratio, total, mean, share.")
+    text: str = Field(description="The suggestion as a sentence for the tool's owner.")
 
 
 class Badge(BaseModel):
@@ -121,6 +137,8 @@ class Report(BaseModel):
     counts: dict[str, int] = Field(description="Items per status.")
     items: list[Item] = Field(description="Every extracted value, in answer order.")
     warnings: Warnings
+    suggestions: list[Suggestion] = Field(
+        default_factory=list, description="Missing derived fields: values the answer computed from the data.")
     locale: str = Field(description="Locale the answer was read in.", examples=["en_US"])
     version: str = Field(description="Verifier version that produced the report.")
 

@@ -16,10 +16,11 @@ from normalizers import NormalizeError, number_symbols
 
 from . import score as scoring
 from ._errors import InputError, LimitError
-from .extract import Mention, extractor
+from .derive import derive, suggestion_name
+from .extract import NUMERIC_KINDS, Mention, extractor
 from .haystack import Haystack
-from .match import match
-from .models import Item, Report
+from .match import derived_item, match
+from .models import Item, Report, Suggestion
 from .policy import Policy
 
 VERSION = "0.1.0"
@@ -35,7 +36,9 @@ class State:
     policy: Policy
     question: str | None = None
     mentions: list[Mention] = field(default_factory=list)
+    matched: list[tuple[Mention, Item]] = field(default_factory=list)
     items: list[Item] = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
     report: Report | None = None
 
 
@@ -49,8 +52,32 @@ def extract_stage(state: State) -> None:
 
 def match_stage(state: State) -> None:
     """Look each value up in the haystack."""
-    items = (match(m, state.haystack, state.policy) for m in state.mentions)
-    state.items = [item for item in items if item is not None]
+    pairs = ((m, match(m, state.haystack, state.policy)) for m in state.mentions)
+    state.matched = [(m, item) for m, item in pairs if item is not None]
+    state.items = [item for _, item in state.matched]
+
+
+def derive_stage(state: State) -> None:
+    """Recognise values computed from the data; each becomes a missing-field suggestion."""
+    if not state.policy.derive:
+        return
+    hay, budget = state.haystack, state.policy.max_derive_items
+    items: list[Item] = []
+    for mention, item in state.matched:
+        if item.status == "unsupported" and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
+            budget -= 1
+            found = derive(mention, hay, state.policy.derive_max_chance)
+            if found is not None:
+                tool = hay.tool_of(found.operands[0])
+                item = derived_item(mention, hay, found.operands, found.expression,
+                                    f"computed from the data: {found.expression} in {tool.name}")
+                name = suggestion_name(found, hay)
+                state.suggestions.append(Suggestion.model_construct(
+                    tool=tool.name, field=name, expression=found.expression, op=found.op,
+                    text=f"add field {name} = {found.expression} to tool {tool.name}",
+                ))
+        items.append(item)
+    state.items = items
 
 
 def score_stage(state: State) -> None:
@@ -66,13 +93,14 @@ def score_stage(state: State) -> None:
         counts=scoring.counts_of(items),
         items=items,
         warnings=scoring.warnings_of(items, confidence),
+        suggestions=state.suggestions,
         locale=state.locale,
         version=VERSION,
     )
 
 
 #: The stages, in order. Tests and later issues insert stages here.
-STAGES: list[Callable[[State], None]] = [extract_stage, match_stage, score_stage]
+STAGES: list[Callable[[State], None]] = [extract_stage, match_stage, derive_stage, score_stage]
 
 
 def verify(

@@ -33,6 +33,12 @@ class Policy(BaseModel):
     check_years: bool = Field(True, description="Check bare years ('in 2025') against dates in the data.")
     check_quotes: bool = Field(True, description="Check quoted phrases verbatim against strings in the data.")
     max_evidence: int = Field(5, ge=1, le=100, description="Evidence entries kept per item.")
+    derive: bool = Field(True, description="Search small derivations (difference, percent change, "
+                         "average, ratio, share) for values not found in the data.")
+    max_derive_items: int = Field(50, ge=0, description="Most values per answer the derive stage searches.")
+    derive_max_chance: float = Field(
+        0.05, ge=0, description="A derivation search runs only where fewer than this many accidental "
+        "matches are expected (operand pairs x tolerance / spread of results).")
     extra_stopwords: tuple[str, ...] = Field(
         (), description="More capitalised words that are never tickers (added to the bundled stop-lists).",
     )

@@ -1,0 +1,107 @@
+"""The derive stage: each derivation kind, and each guard against chance."""
+
+import jsonpath_ng
+import pytest
+
+from verifier import Policy, verify
+
+TABLE = [{"name": "segments", "id": "c1", "output": {
+    "scale": "million",
+    "columns": ["", "2019", "2018", "2017"],
+    "rows": [["Fixed Price", "$ 1,452.4", "$ 1,146.2", "$ 1,036.9"],
+             ["Other", "44.1", "56.7", "70.8"],
+             ["Total sales", "$1,496.5", "$1,202.9", "$1,107.7"]],
+}}]
+
+
+def one(answer, tools=TABLE, **kw):
+    report = verify(answer, tools, **kw)
+    numeric = [i for i in report.items if i.kind not in ("date", "ticker")]
+    assert len(numeric) == 1, [(i.text, i.status) for i in report.items]
+    return numeric[0], report
+
+
+@pytest.mark.parametrize(
+    ("answer", "expression"),
+    [
+        ("Other changed by -12.6 million.", "$.rows[1][1] - $.rows[1][2]"),
+        ("Other decreased by 12.6 million.", "$.rows[1][1] - $.rows[1][2]"),
+        ("Other fell 22.22%.", "($.rows[1][1] - $.rows[1][2]) / $.rows[1][2] * 100"),
+        ("Total sales grew 24.41%.", "($.rows[2][1] - $.rows[2][2]) / $.rows[2][2] * 100"),
+        ("Fixed price plus other came to 1,496.5 million.", None),  # supported as written, not derived
+        ("Fixed Price was 97.05% of total sales.", "($.rows[0][1] / $.rows[2][1]) * 100"),
+        ("Other averaged 57.2 million over the three years.", "avg($.rows[1][1], $.rows[1][2], $.rows[1][3])"),
+    ],
+)
+def test_derivations_in_a_filing_table(answer, expression):
+    item, report = one(answer)
+    if expression is None:
+        assert item.status == "normalized"
+        return
+    assert item.status == "derived" and not item.flagged, item.reason
+    assert item.expression == expression
+    for ev in item.evidence:  # operands resolve to the cells they name
+        assert jsonpath_ng.parse(ev.path).find(TABLE[0]["output"])[0].value == ev.raw
+    assert report.suggestions and report.suggestions[0].expression == expression
+    assert report.suggestions[0].text.startswith(f"add field {report.suggestions[0].field} = ")
+    assert report.confidence == "high"
+
+
+SCREEN = [{"name": "screen", "output": {"results": [
+    {"symbol": s, "price": p, "change_pct": c} for s, p, c in
+    [("AAPL", 214.29, 0.62), ("MSFT", 447.67, 0.94), ("NVDA", 131.24, 2.43), ("AMD", 158.32, 1.52)]]}}]
+
+
+def test_column_statistics_use_a_wildcard_path():
+    item, report = one("The average move was 1.38%.", SCREEN)
+    assert item.status == "derived" and item.expression == "avg($.results[*].change_pct)"
+    assert report.suggestions[0].field == "mean_change_pct"
+    assert len(jsonpath_ng.parse("$.results[*].change_pct").find(SCREEN[0]["output"])) == 4
+
+
+def test_comparison_across_records_of_one_field():
+    item, _ = one("MSFT trades $233.38 above AAPL.", SCREEN)
+    assert item.status == "derived" and item.expression == "$.results[1].price - $.results[0].price"
+
+
+def test_written_precision_sets_the_tolerance():
+    assert one("Total sales grew 24.4%.")[0].status == "derived"
+    assert one("Total sales grew 24.41%.")[0].status == "derived"
+    assert one("Total sales grew 24.46%.")[0].status == "unsupported"
+
+
+def test_stated_direction_must_match_the_sign():
+    assert one("Other rose 22.22%.")[0].status == "unsupported"  # it fell
+    assert one("Other fell 22.22%.")[0].status == "derived"
+    assert one("Other rose by 12.6 million.")[0].status == "derived"  # 56.7 - 44.1, read as a rise in 2018
+
+
+def test_percentage_points_are_only_differences():
+    tools = {"rates": {"columns": ["", "2019", "2018"], "rows": [["Discount rate", "4.00%", "3.75%"]]}}
+    assert one("The rate rose 0.25 percentage points.", tools)[0].status == "derived"
+    assert one("The rate rose 6.67%.", tools)[0].status == "derived"  # a percent change
+    assert one("The rate is 1.07 percentage points of the other.", tools)[0].status == "unsupported"
+
+
+def test_fields_measuring_different_things_are_not_added_or_compared():
+    record = {"quote": {"price": 120.0, "pe_ttm": 30.0, "volume_m": 12.5, "target_low": 100.0, "target_high": 140.0}}
+    assert one("That is 90.0 more than its multiple.", record)[0].status == "unsupported"  # price - pe
+    item, _ = one("The midpoint target is $120.0.", {"quote": {"target_low": 100.0, "target_high": 140.0, "pe": 3.0}})
+    assert item.status == "derived"
+
+
+def test_coarser_rounding_of_a_sum_needs_a_hedge():
+    tools = {"forecasts": [{"value": v} for v in (0.9, 2.9, 0.3, 0.2, 0.1, 0.6, 64.2)]}
+    assert one("The forecasts average 10.", tools)[0].status == "unsupported"  # 9.886, written coarser
+    assert one("The forecasts average about 10.", tools)[0].status == "derived"
+    assert one("The forecasts average 9.89.", tools)[0].status == "derived"
+
+
+def test_chance_is_counted_over_every_group_searched():
+    rows = [{"symbol": f"S{i}", "bid": round(100 + i * 3.7, 1), "ask": round(101 + i * 4.1, 1)} for i in range(40)]
+    # a bare small integer is a difference of some bid and ask somewhere by accident
+    assert one("It was 7 wide.", {"quotes": rows})[0].status == "unsupported"
+
+
+def test_derive_can_be_turned_off():
+    assert one("Other fell 22.22%.", policy=Policy(derive=False))[0].status == "unsupported"

@@ -1,0 +1,447 @@
+"""Derive: values the answer computed from the data (a difference, a percent change,
+an average, a ratio, a share of a total) are recognised, with the expression and the
+operand paths, instead of being flagged as coming from nowhere.
+
+Only values still unsupported after matching are searched, and only over plausible
+operands, in this order: the same record or table row, the same column (one key across
+the records of an array, one column of a table), then anywhere in the same tool result
+(difference and percent change only). Within a group every pairwise search is a
+bisection over the group's sorted values, never a loop over all pairs, so a
+10,000-leaf haystack costs O(n log n) per value searched.
+
+Chance is bounded explicitly. When a group yields a hit, the expected number of
+accidental hits is estimated from how densely the group's other results of that
+operation fall around the target (:func:`chance`); above ``max_chance`` the hit is
+refused, since it would say nothing. A bare "7" is easily a difference of two prices
+among many; "-12.6" to one decimal from a three-cell row is not.
+
+What the answer wrote sets the tolerance: the result must round to the written value at
+its written precision (17.7% matches 17.697%, not 17.62%). Units are respected: a
+percent is compared as a fraction for ratios and as written for differences of
+percent-valued cells; amounts are compared in the data's own scale. A sign the answer
+states must match; an unstated sign matches either (``fell 12.6`` vs 44.1 - 56.7).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+
+import stoplists
+from normalizers.numbers import CONTEXT
+
+from .extract import Mention
+from .haystack import Haystack, LeafId
+
+#: Operations tried in each group, cheapest and most common first.
+PAIR_OPS = ("difference", "percent_change", "sum", "average", "ratio")
+#: In a column (one field across records) pairs are compared, not added: "AAPL is 12.3
+#: above MSFT"; the sum or average of two arbitrary records is a poor explanation.
+COLUMN_OPS = ("difference", "percent_change", "ratio")
+GROUP_OPS = ("total", "mean", "share")
+#: Operations tried across a whole tool result (operands from anywhere in it): the more
+#: freedom, the more chance "derivations" of wrong numbers, so only the two commonest.
+TOOL_OPS = ("difference", "percent_change")
+#: Groups larger than this get no pairwise search (a column of 10,000 prices).
+MAX_PAIR_GROUP = 5_000
+#: Groups larger than this get no total/mean/share (sums over thousands mean nothing).
+MAX_SUM_GROUP = 50
+
+_HUNDRED = Decimal(100)
+
+
+@dataclass(frozen=True, slots=True)
+class Derivation:
+    """How a value was computed from the data."""
+
+    op: str
+    operands: tuple[LeafId, ...]
+    expression: str
+    group: str  # "record", "column", "tool"
+    result: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    kind: str  # "record", "column", "tool"
+    values: tuple[Decimal, ...]  # sorted
+    leaves: tuple[LeafId, ...]  # in the same order as values
+    scale: Decimal  # the data's own scale for these values (1 when it states none)
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    value: Decimal
+    tolerance: Decimal
+    additive: bool  # compare sums and differences (True) or ratios (False) against it
+    percent: bool  # a ratio result is shown *100
+
+
+def _groups(hay: Haystack) -> list[_Group]:
+    """The haystack's operand groups, built once and kept on the haystack."""
+    if hay.derive_cache is not None:
+        return hay.derive_cache  # type: ignore[no-any-return]
+    by_key: dict[tuple[str, int, object], list[tuple[Decimal, LeafId]]] = defaultdict(list)
+    for leaf, value in hay.leaf_value.items():
+        node = hay.leaves[leaf].node
+        parent = hay._parent[node]
+        by_key[("record", parent, None)].append((value, leaf))
+        if parent >= 0 and hay._parent[parent] >= 0:
+            by_key[("column", hay._parent[parent], hay._segment[node])].append((value, leaf))
+        by_key[("tool", hay.leaves[leaf].tool, None)].append((value, leaf))
+    groups = []
+    for (kind, _, _), members in by_key.items():
+        if len(members) < 2:
+            continue
+        members.sort()
+        scale = hay.leaf_scale(members[0][1]) or Decimal(1)
+        groups.append(_Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale))
+    order = {"record": 0, "column": 1, "tool": 2}
+    groups.sort(key=lambda g: (order[g.kind], len(g.values)))
+    hay.derive_cache = groups
+    return groups
+
+
+def _targets(mention: Mention, scale: Decimal) -> list[_Target]:
+    """What a derivation must equal, in a group whose data scale is ``scale``."""
+    targets: list[_Target] = []
+    percent_like = mention.kind in ("percent", "percentage_points", "basis_points")
+    for form in mention.num_forms:
+        if form.how in ("unscaled", "basis points"):
+            continue
+        if percent_like:
+            if form.how == "fraction form":
+                targets.append(_Target(form.value, form.tolerance, False, True))
+            else:  # percent form: differences of percent-valued cells (4.00% - 1.90%)
+                targets.append(_Target(form.value, form.tolerance, True, False))
+        else:
+            targets.append(_Target(CONTEXT.divide(form.value, scale), CONTEXT.divide(form.tolerance, scale),
+                                   True, False))
+            if mention.kind in ("number", "multiplier") and len(mention.num_forms) == 1:
+                targets.append(_Target(form.value, form.tolerance, False, False))  # "a ratio of 1.24"
+    return targets
+
+
+def _signed(target: _Target, mention: Mention) -> Iterator[_Target]:
+    """The target with the sign the answer gave it: written ("-12.6"), or implied by
+    a word of falling ("fell 12.6" is -12.6). Without either it is taken as written:
+    allowing both signs would double the chance of an accidental derivation."""
+    if mention.direction < 0 and not mention.explicit_sign and target.value > 0:
+        yield _Target(-target.value, target.tolerance, target.additive, target.percent)
+    else:
+        yield target
+
+
+def _range(values: tuple[Decimal, ...], lo: Decimal, hi: Decimal) -> range:
+    return range(bisect.bisect_left(values, lo), bisect.bisect_right(values, hi))
+
+
+def _window(t: _Target) -> Decimal:
+    """Half-width of the neighbourhood whose density of results estimates chance."""
+    return max(20 * t.tolerance, abs(t.value) / 2)
+
+
+def chance(group: _Group, op: str, t: _Target) -> float:
+    """Expected number of accidental hits within tolerance of ``t`` for ``op`` over
+    ``group``: the larger of two estimates. Uniform: all the group's op results spread
+    evenly over their range (exact for small groups, computed over every pair). Local:
+    the density of the other results around the target, which catches values that
+    cluster (round numbers, similar prices) where a range would look wide."""
+    if not _applies(op, t):
+        return 0.0
+    width = 2 * float(t.tolerance)
+    uniform = 0.0
+    n = len(group.values)
+    if n <= MAX_SUM_GROUP:
+        results = [r for r in (_result(op, a, b) for a in group.values for b in group.values if a is not b)
+                   if r is not None]
+        if results:
+            spread = float(max(results) - min(results))
+            uniform = float("inf") if spread <= 0 else len(results) * width / spread
+    window = _window(t)
+    near = sum(1 for _ in _pairs(group, op, t, window))
+    hits = sum(1 for _ in _pairs(group, op, t, t.tolerance))
+    local = (near - hits) * float(t.tolerance) / float(window - t.tolerance) if window > t.tolerance else 0.0
+    return max(uniform, local)
+
+
+def _applies(op: str, t: _Target) -> bool:
+    """Whether ``op`` can produce ``t``: sums and differences give values in the data's
+    units, ratios give fractions, percent changes give percentages."""
+    if op in ("difference", "sum", "average"):
+        return t.additive
+    if op == "percent_change":
+        return t.percent
+    return not t.additive
+
+
+def _result(op: str, a: Decimal, b: Decimal) -> Decimal | None:
+    if op == "difference":
+        return a - b
+    if op in ("sum", "average"):
+        return (a + b) / (2 if op == "average" else 1)
+    if b == 0:
+        return None
+    return (a - b) / b if op == "percent_change" else a / b
+
+
+def _pairs(group: _Group, op: str, t: _Target, half_width: Decimal | None = None) -> Iterator[tuple[int, int]]:
+    """Index pairs (i, j) of ``group`` with op(values[i], values[j]) within
+    ``half_width`` (default: the target's tolerance) of the target."""
+    values = group.values
+    tol = t.tolerance if half_width is None else half_width
+    for j, b in enumerate(values):
+        if op == "difference" and t.additive:  # a - b = t
+            found = _range(values, b + t.value - tol, b + t.value + tol)
+        elif op == "sum" and t.additive:  # a + b = t, each pair once
+            found = _range(values, t.value - b - tol, t.value - b + tol)
+            found = range(max(found.start, j + 1), found.stop)
+        elif op == "average" and t.additive:  # (a + b) / 2 = t
+            found = _range(values, 2 * t.value - b - 2 * tol, 2 * t.value - b + 2 * tol)
+            found = range(max(found.start, j + 1), found.stop)
+        elif op == "percent_change" and t.percent and b != 0:  # (a - b) / b = t
+            centre, width = b * (1 + t.value), abs(b) * tol
+            found = _range(values, centre - width, centre + width)
+        elif op == "ratio" and not t.additive and b != 0:  # a / b = t
+            centre, width = b * t.value, abs(b) * tol
+            found = _range(values, centre - width, centre + width)
+        else:
+            return
+        for i in found:
+            if i != j:
+                yield i, j
+
+
+def _expression(op: str, paths: list[str], percent: bool) -> str:
+    a = paths[0]
+    b = paths[1] if len(paths) > 1 else ""
+    text = {
+        "difference": f"{a} - {b}",
+        "sum": f"{a} + {b}",
+        "average": f"({a} + {b}) / 2",
+        "percent_change": f"({a} - {b}) / {b}",
+        "ratio": f"{a} / {b}",
+    }.get(op)
+    if text is None:
+        listed = ", ".join(paths[1:] if op == "share" else paths)
+        text = {"total": f"sum({listed})", "mean": f"avg({listed})", "share": f"{a} / sum({listed})"}[op]
+    if not percent:
+        return text
+    return f"{text} * 100" if op == "percent_change" else f"({text}) * 100"
+
+
+def _group_stat(group: _Group, op: str, t: _Target, percent_like: bool) -> tuple[float, tuple[int, ...] | None]:
+    """(chance of an accidental hit, the hit or None) for a whole-group statistic:
+    ``total``, ``mean``, or one member's ``share`` of the total. The chance is the
+    tolerance band over the range the statistic can take."""
+    values, n = group.values, len(group.values)
+    if n > MAX_SUM_GROUP:
+        return 0.0, None
+    band = 2 * float(t.tolerance)
+    total = sum(values, Decimal(0))
+    everyone = tuple(range(n))
+    if op == "total" and t.additive and not percent_like:  # percentages of different things do not add
+        magnitude = float(sum(abs(v) for v in values))
+        p = band / magnitude if magnitude else float("inf")
+        return p, everyone if abs(total - t.value) <= t.tolerance else None
+    if op == "mean" and t.additive:
+        spread = float(values[-1] - values[0])
+        p = band / spread if spread else float("inf")
+        return p, everyone if abs(CONTEXT.divide(total, n) - t.value) <= t.tolerance else None
+    if op == "share" and not t.additive and total != 0:
+        shares = [v / total for v in values]
+        spread = float(max(shares) - min(shares))
+        p = n * band / spread if spread else float("inf")
+        lo, hi = sorted((total * (t.value - t.tolerance), total * (t.value + t.tolerance)))
+        found = _range(values, lo, hi)
+        return p, ((found.start, *everyone) if len(found) else None)
+    return 0.0, None
+
+
+def _homogeneous(hay: Haystack, group: _Group) -> bool:
+    """Whether every member of a record measures the same quantity (a row of years)."""
+    first = group.leaves[0]
+    return all(same_quantity(hay, first, other) for other in group.leaves[1:])
+
+
+_KEY_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_PERIOD_KEY = re.compile(r"(?i)^(?:(?:19|20)\d\d|fy\d{2,4}|q[1-4]|h[12]|\d+[dwmqy]|"
+                         r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)$")
+
+
+def _key_tokens(key: str | None) -> frozenset[str]:
+    """Content words of a field name: ``avg_daily_volume_3m`` -> {volume}."""
+    if not key:
+        return frozenset()
+    generic = stoplists.load("generic_key_words")
+    return frozenset(t.lower() for t in _KEY_TOKEN.findall(key)
+                     if t.lower() not in generic and not _PERIOD_KEY.match(t))
+
+
+def _is_period_key(key: str | None) -> bool:
+    return bool(key) and all(_PERIOD_KEY.match(t) or t.lower() in ("fy", "q", "h")
+                             for t in _KEY_TOKEN.findall(key or "")) and any(ch.isdigit() for ch in key or "")
+
+
+def same_quantity(hay: Haystack, a: LeafId, b: LeafId) -> bool:
+    """Whether two leaves of one record measure the same thing, so adding or
+    subtracting them means something: both labelled by periods (a filing table's
+    2019 / 2018 columns), or field names sharing a content word (revenue_low /
+    revenue_high; avg_daily_volume_3m / avg_daily_volume_10d)."""
+    ka, kb = hay.leaves[a].key, hay.leaves[b].key
+    if ka is None or kb is None or ka == kb:
+        return True
+    if _is_period_key(ka) and _is_period_key(kb):
+        return True
+    return bool(_key_tokens(ka) & _key_tokens(kb))
+
+
+_ADDITIVE = frozenset({"difference", "sum", "average", "total", "mean"})
+
+
+def _acceptable(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: _Target,
+                mention: Mention) -> bool:
+    """Plausibility checks on a hit: operands of one record that are added or compared
+    must measure the same quantity; a rounded sum or difference must be written at
+    least as precisely as its operands (9.886 is not "10"), unless hedged."""
+    leaves = [group.leaves[i] for i in idx]
+    pairwise = op in ("difference", "sum", "average", "percent_change")
+    if group.kind in ("record", "tool") and pairwise and not same_quantity(hay, leaves[0], leaves[1]):
+        return False
+    if op in _ADDITIVE and not mention.hedged:
+        result = _value_of(group, op, idx)
+        if result != t.value:
+            finest = min(_exponent(group.values[i]) for i in idx)
+            if _exponent(t.value) > finest:  # t is in the data's units
+                return False
+    return True
+
+
+def _value_of(group: _Group, op: str, idx: tuple[int, ...]) -> Decimal:
+    values = [group.values[i] for i in idx]
+    if op == "difference":
+        return values[0] - values[1]
+    if op in ("sum", "total"):
+        return sum(values, Decimal(0))
+    return CONTEXT.divide(sum(values, Decimal(0)), len(values))
+
+
+def _exponent(value: Decimal) -> int:
+    exp = value.as_tuple().exponent
+    return exp if isinstance(exp, int) else 0
+
+
+def derive(mention: Mention, hay: Haystack, max_chance: float = 0.05) -> Derivation | None:
+    """The most plausible derivation of ``mention`` from the data, or None.
+
+    Families of groups are tried in order (records and rows, columns, whole tool
+    results), and within a family each operation. A hit is accepted only when the
+    expected number of accidental hits over the *whole family* (every group that was
+    searched, not just the one that hit) is at most ``max_chance``: searching 25 rows
+    is 25 chances to be lucky.
+    """
+    if not mention.num_forms:
+        return None
+    groups = _groups(hay)
+    points = mention.kind == "percentage_points"
+    percent_like = mention.kind in ("percent", "basis_points")
+    for kind in ("record", "column", "tool"):
+        family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
+        targets = {id(g): [t for base in _targets(mention, g.scale) for t in _signed(base, mention)]
+                   for g in family}
+        ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)
+        for op in ops:
+            hit = _first_hit(hay, family, targets, op, mention)
+            if hit is None:
+                continue
+            risk = sum(chance(g, op, t) for g in family for t in targets[id(g)])
+            if risk <= max_chance:
+                group, idx, t = hit
+                return _make(hay, group, op, idx, t)
+        if kind == "tool" or points:
+            continue
+        eligible = [g for g in family if kind == "column" or _homogeneous(hay, g)]
+        for op in GROUP_OPS:
+            risk = 0.0
+            found: tuple[_Group, tuple[int, ...], _Target] | None = None
+            for g in eligible:
+                for t in targets[id(g)]:
+                    p, stat_hit = _group_stat(g, op, t, percent_like)
+                    risk += p
+                    if found is None and stat_hit is not None and _acceptable(hay, g, op, stat_hit, t, mention):
+                        found = (g, stat_hit, t)
+            if found is not None and risk <= max_chance:
+                return _make(hay, found[0], op, found[1], found[2])
+    return None
+
+
+def _first_hit(hay: Haystack, family: list[_Group], targets: dict[int, list[_Target]], op: str,
+               mention: Mention) -> tuple[_Group, tuple[int, ...], _Target] | None:
+    for group in family:
+        for t in targets[id(group)]:
+            for idx in _pairs(group, op, t):
+                if _acceptable(hay, group, op, idx, t, mention):
+                    return group, idx, t
+    return None
+
+
+def _make(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: _Target) -> Derivation:
+    if op == "share":  # the share's own operand, then the members summed
+        leaves = (group.leaves[idx[0]], *sorted(group.leaves[i] for i in idx[1:]))
+    elif op in ("total", "mean"):
+        leaves = tuple(sorted(group.leaves[i] for i in idx))
+    else:
+        leaves = tuple(group.leaves[i] for i in idx)
+    paths = [hay.path(leaf) for leaf in leaves]
+    if op in ("total", "mean", "share") and group.kind == "column":
+        whole = _column_path(hay, leaves[-1])  # every record of the array: one wildcard path
+        paths = ([paths[0]] if op == "share" else []) + [whole]
+    percent = t.percent and op in ("percent_change", "ratio", "share")
+    return Derivation(op, leaves, _expression(op, paths, percent), group.kind, t.value)
+
+
+def _column_path(hay: Haystack, leaf: LeafId) -> str:
+    """``$.results[3].change_pct`` -> ``$.results[*].change_pct`` (jsonpath-ng reads it)."""
+    node = hay.leaves[leaf].node
+    record = hay._parent[node]
+    segment = hay._segment[record]
+    exact = hay.path_of_node(record)
+    assert isinstance(segment, int)
+    head = exact[: exact.rfind(f"[{segment}]")]
+    return head + "[*]" + hay.path(leaf)[len(exact):]
+
+
+def suggestion_name(found: Derivation, hay: Haystack) -> str:
+    """A field name for a derived value, from the record's label and the operands' keys:
+    ``percent_change_total_sales_2019_vs_2018``, ``mean_change_pct``."""
+    op, operands = found.op, found.operands
+    first = hay.leaves[operands[0]]
+    parts = [op]
+    label = _record_label(hay, first.node) if found.group == "record" else ""
+    if label:
+        parts.append(label)
+    keys = [_slug(hay.leaves[leaf].key or hay.path(leaf).rsplit(".", 1)[-1]) for leaf in operands[:2]]
+    if op in ("total", "mean", "share") or len(keys) < 2 or keys[0] == keys[1]:
+        parts.append(keys[0])
+    else:
+        parts.append(f"{keys[0]}_vs_{keys[1]}")
+    return "_".join(p for p in parts if p)
+
+
+def _record_label(hay: Haystack, node: int) -> str:
+    """The first short text value beside a leaf (a row's first cell, a record's name)."""
+    parent = hay._parent[node]
+    for leaf in hay.children_leaves(parent):
+        raw = hay.leaves[leaf].raw
+        if (leaf not in hay.leaf_value and 0 < len(raw) <= 40 and any(ch.isalpha() for ch in raw)
+                and raw not in ("null", "true", "false")):
+            return _slug(raw)
+    return ""
+
+
+def _slug(text: object) -> str:
+    return "_".join("".join(ch if ch.isalnum() else " " for ch in str(text).lower()).split()) or "value"
