@@ -282,22 +282,17 @@ def _key_tokens(key: str | None) -> frozenset[str]:
                      if t.lower() not in generic and not _PERIOD_KEY.match(t))
 
 
-def _is_period_key(key: str | None) -> bool:
-    return bool(key) and all(_PERIOD_KEY.match(t) or t.lower() in ("fy", "q", "h")
-                             for t in _KEY_TOKEN.findall(key or "")) and any(ch.isdigit() for ch in key or "")
-
-
 def same_quantity(hay: Haystack, a: LeafId, b: LeafId) -> bool:
     """Whether two leaves of one record measure the same thing, so adding or
-    subtracting them means something: both labelled by periods (a filing table's
-    2019 / 2018 columns), or field names sharing a content word (revenue_low /
-    revenue_high; avg_daily_volume_3m / avg_daily_volume_10d)."""
+    subtracting them means something. Field names that both say what they measure must
+    share a content word (revenue_low / revenue_high; avg_daily_volume_3m /
+    avg_daily_volume_10d; not price / pe_ttm). Labels that are only periods (a filing
+    table's 2019 / 2018 columns) or empty say nothing against it."""
     ka, kb = hay.leaves[a].key, hay.leaves[b].key
-    if ka is None or kb is None or ka == kb:
+    if ka == kb:
         return True
-    if _is_period_key(ka) and _is_period_key(kb):
-        return True
-    return bool(_key_tokens(ka) & _key_tokens(kb))
+    ta, tb = _key_tokens(ka), _key_tokens(kb)
+    return not (ta and tb) or bool(ta & tb)
 
 
 _ADDITIVE = frozenset({"difference", "sum", "average", "total", "mean"})

@@ -1,0 +1,321 @@
+"""Real filing tables: TAT-QA dev (and the FinQA dev subset) as verify cases.
+
+    python -m benchmarks.tatqa                       # both corpora, from ../shared/corpora
+    python -m benchmarks.tatqa --corpora DIR --json out.json --limit 200
+
+Every numeric question becomes a case: the tool output is the table (first row as the
+columns, the rest as rows, as the filing printed them) and the paragraphs, with the
+question's scale as the table's unit ("million"); the answer is one sentence stating
+the gold answer with its scale ("The answer is -12.6 million."). Each correct answer
+gets three faulty twins with one number altered: +1 on the number, two adjacent digits
+swapped, the last digit changed. A twin whose altered value equals another value in
+the table or text (in any form the verifier accepts) is counted apart: catching those
+is the attribution stage's job.
+
+Reported, for span (copied) and arithmetic (computed) answers separately, for the
+verifier and the naive baseline run in the same process: correct answers passed
+(nothing flagged), altered answers flagged, flags on the altered number (localised),
+how often the derivation the verifier reports uses the same numbers as the gold
+derivation, and verify latency percentiles. Gold answers that disagree with their own
+derivation are counted and listed, not tuned to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import time
+from collections import defaultdict
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from verifier import Haystack, baseline, verify
+from verifier.evaluate import percentiles
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPORA = ROOT.parent / "shared" / "corpora"
+_SCALE_WORD = {"thousand": "thousand", "million": "million", "billion": "billion"}
+_NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+# -- building cases ----------------------------------------------------------------------
+
+def _number_text(value: Any) -> str:
+    if isinstance(value, float):
+        text = repr(value)
+        return text.removesuffix(".0")
+    return str(value)
+
+
+def _sentence(text: str, scale: str) -> str:
+    if scale == "percent":
+        return f"The answer is {text}%."
+    if scale in _SCALE_WORD:
+        return f"The answer is {text} {_SCALE_WORD[scale]}."
+    return f"The answer is {text}."
+
+
+def _alterations(number: str) -> list[tuple[str, str]]:
+    """(how, altered text) for one number as written: +1, a swap, the last digit."""
+    out: list[tuple[str, str]] = []
+    digits = [i for i, ch in enumerate(number) if ch.isdigit()]
+    try:
+        value = Decimal(number.replace(",", ""))
+        plus = format(value + 1, "f")
+        out.append(("plus_one", plus if "," not in number else f"{value + 1:,}"))
+    except InvalidOperation:
+        pass
+    for a, b in zip(digits, digits[1:]):
+        if b == a + 1 and number[a] != number[b]:
+            swapped = number[:a] + number[b] + number[a] + number[b + 1:]
+            if not (swapped.lstrip("-")[0] == "0" and len(swapped.lstrip("-")) > 1 and swapped.lstrip("-")[1] != "."):
+                out.append(("swap", swapped))
+                break
+    last = digits[-1]
+    new_digit = str((int(number[last]) + 5) % 10)
+    out.append(("last_digit", number[:last] + new_digit + number[last + 1:]))
+    return out
+
+
+def _split_header(table: list[list[str]]) -> tuple[list[list[str]], list[str], list[list[str]]]:
+    """(upper header rows, column names, data rows) of a filing table: the leading rows
+    with an empty first cell are its header ("", "2019", "2018"); the last of them
+    names the columns, the ones above (spanning titles) are kept as they are."""
+    n = 0
+    while n < len(table) - 1 and not str(table[n][0]).strip():
+        n += 1
+    if n == 0:
+        return [], table[0], table[1:]
+    return table[: n - 1], table[n - 1], table[n:]
+
+
+def _table_output(table: list[list[str]], paragraphs: list[str], scale: str) -> dict[str, Any]:
+    upper, columns, rows = _split_header(table)
+    printed: dict[str, Any] = {"columns": columns, "rows": rows}
+    if upper:
+        printed["header_rows"] = upper
+    output: dict[str, Any] = {"table": printed, "paragraphs": paragraphs}
+    if scale in _SCALE_WORD:
+        output["unit"] = _SCALE_WORD[scale]
+    return output
+
+
+def tatqa_cases(path: Path) -> list[dict[str, Any]]:
+    """One case per numeric TAT-QA question (span or arithmetic)."""
+    data = json.load(gzip.open(path, "rt", encoding="utf-8"))
+    cases = []
+    for ctx in data:
+        paragraphs = [p["text"] for p in sorted(ctx["paragraphs"], key=lambda p: p["order"])]
+        for q in ctx["questions"]:
+            kind = q["answer_type"]
+            if kind == "arithmetic":
+                text = _number_text(q["answer"])
+            elif kind in ("span", "multi-span"):
+                spans = [s for s in q["answer"] if _NUM.search(s)]
+                if not spans or any(not _NUM.fullmatch(s.replace("$", "").replace("%", "").strip()) for s in spans):
+                    continue  # text answers carry no number to check
+                text = " and ".join(s.strip() for s in spans)
+                kind = "span"
+            else:
+                continue
+            output = _table_output(ctx["table"]["table"], paragraphs, q["scale"])
+            cases.append({
+                "id": q["uid"], "corpus": "tatqa", "kind": kind, "question": q["question"],
+                "tools": [{"name": "filing", "output": output}], "answer": _sentence(text, q["scale"]),
+                "number": text, "scale": q["scale"], "derivation": q["derivation"], "gold": q["answer"],
+            })
+    return cases
+
+
+def finqa_cases(path: Path) -> list[dict[str, Any]]:
+    """One arithmetic case per FinQA record (answer = the executed program's result)."""
+    data = json.load(gzip.open(path, "rt", encoding="utf-8"))
+    cases = []
+    for rec in data:
+        qa = rec.get("qa", rec)
+        answer = qa.get("exe_ans")
+        if not isinstance(answer, (int, float)) or isinstance(answer, bool):
+            continue
+        text = _number_text(round(answer, 4) if isinstance(answer, float) else answer)
+        upper, columns, rows = _split_header(rec["table"])
+        output = {"table": {"columns": columns, "rows": rows, **({"header_rows": upper} if upper else {})},
+                  "paragraphs": rec.get("pre_text", []) + rec.get("post_text", [])}
+        cases.append({
+            "id": rec.get("id", ""), "corpus": "finqa", "kind": "arithmetic", "question": qa.get("question"),
+            "tools": [{"name": "filing", "output": output}], "answer": _sentence(text, ""),
+            "number": text, "scale": "", "derivation": qa.get("program", ""), "gold": answer,
+        })
+    return cases
+
+
+# -- measuring ---------------------------------------------------------------------------
+
+def _gold_numbers(derivation: str) -> set[Decimal]:
+    found = set()
+    for token in _NUM.findall(derivation or ""):
+        try:
+            found.add(abs(Decimal(token.replace(",", ""))))
+        except InvalidOperation:
+            continue
+    return found
+
+
+def _gold_noise(case: dict[str, Any]) -> bool:
+    """Whether a TAT-QA arithmetic answer disagrees with its own derivation."""
+    expr = (case["derivation"] or "").replace(",", "").replace("[", "(").replace("]", ")").replace("%", "")
+    if not expr or not re.fullmatch(r"[\d\s.+\-*/()]+", expr):
+        return False
+    try:
+        value = eval(expr, {"__builtins__": {}}, {})  # digits and operators only, checked above
+    except (SyntaxError, ZeroDivisionError, TypeError):
+        return False
+    gold = float(case["gold"])
+    candidates = [value, value * 100]
+    return not any(abs(c - gold) <= max(0.011, abs(gold) * 0.0005) for c in candidates)
+
+
+def _in_data(hay: Haystack, number: str) -> bool:
+    try:
+        value = Decimal(number.replace(",", ""))
+    except InvalidOperation:
+        return False
+    forms = {value, value / 100, value * 100}
+    return any(f in hay.numbers for f in forms)
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = defaultdict(int)
+        self.noise: list[str] = []
+        self.times: list[float] = []
+
+    def rate(self, hit: str, total: str) -> str:
+        n = self.counts[total]
+        return f"{self.counts[hit] / n:.3f} ({self.counts[hit]}/{n})" if n else "n/a"
+
+
+def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    ours: dict[str, _Tally] = defaultdict(_Tally)
+    naive: dict[str, _Tally] = defaultdict(_Tally)
+    misses: dict[str, list[str]] = defaultdict(list)
+    for case in cases:
+        key = f"{case['corpus']}/{case['kind']}"
+        hay = Haystack(case["tools"])
+        t0 = time.perf_counter()
+        report = verify(case["answer"], case["tools"], question=case["question"])
+        ours[key].times.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        naive_flags = baseline.unsupported(case["answer"], case["tools"])
+        naive[key].times.append((time.perf_counter() - t0) * 1000)
+        noisy = case["kind"] == "arithmetic" and case["corpus"] == "tatqa" and _gold_noise(case)
+        if noisy:
+            ours[key].noise.append(case["id"])
+        for tally, passed in ((ours[key], report.flagged == 0), (naive[key], not naive_flags)):
+            tally.counts["correct"] += 1
+            tally.counts["correct_passed"] += passed
+            if not noisy:
+                tally.counts["correct_clean_gold"] += 1
+                tally.counts["correct_clean_gold_passed"] += passed
+        if report.flagged and not noisy:
+            misses[key].append(case["id"])
+        derived = [i for i in report.items if i.status == "derived"]
+        if case["kind"] == "arithmetic" and derived:
+            ours[key].counts["derived"] += 1
+            gold = _gold_numbers(case["derivation"])
+            operands = set()
+            for ev in derived[0].evidence:
+                try:
+                    operands.add(abs(Decimal(_NUM.search(ev.raw).group().replace(",", ""))))  # type: ignore[union-attr]
+                except (AttributeError, InvalidOperation):
+                    pass
+            if gold and operands and operands <= gold:
+                ours[key].counts["derived_same_cells"] += 1
+        at = case["answer"].index(case["number"])
+        for how, altered in _alterations(case["number"]):
+            if altered == case["number"]:
+                continue
+            answer = case["answer"][:at] + altered + case["answer"][at + len(case["number"]):]
+            span = (at, at + len(altered))
+            elsewhere = _in_data(hay, altered)
+            bucket = "altered_in_data" if elsewhere else "altered"
+            bad = verify(answer, haystack=hay, question=case["question"])
+            flagged = [(i.start, i.end) for i in bad.items if i.flagged]
+            naive_bad = [(s, e) for s, e, _ in baseline.unsupported(answer, case["tools"])]
+            for tally, flags in ((ours[key], flagged), (naive[key], naive_bad)):
+                tally.counts[bucket] += 1
+                tally.counts[bucket + "_flagged"] += bool(flags)
+                tally.counts[bucket + "_localised"] += any(s < span[1] and span[0] < e for s, e in flags)
+                tally.counts[f"{bucket}_{how}"] += 1
+                tally.counts[f"{bucket}_{how}_flagged"] += bool(flags)
+            if not elsewhere and not flagged:
+                derived_bad = [i for i in bad.items if i.status == "derived"]
+                if derived_bad:
+                    ours[key].counts["false_derivation"] += 1
+    return {"ours": ours, "naive": naive, "misses": misses}
+
+
+def markdown(result: dict[str, Any]) -> str:
+    ours, naive = result["ours"], result["naive"]
+    lines = ["| corpus / answers | verifier | cases | correct passed | correct passed (gold consistent) | "
+             "altered flagged (value not in data) | localised | altered flagged (value elsewhere in data) | "
+             "derivation uses gold numbers | false derivations of altered values | latency p50 / p99 ms |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for key in sorted(ours):
+        for name, tally in (("finverify", ours[key]), ("naive baseline", naive[key])):
+            c = tally.counts
+            lat = percentiles(tally.times)
+            derived = tally.rate("derived_same_cells", "derived") if name == "finverify" and key.endswith("arithmetic") else "–"
+            false_der = (f"{c['false_derivation']}/{c['altered']}" if name == "finverify" else "–")
+            lines.append(
+                f"| {key} | {name} | {c['correct']} | {tally.rate('correct_passed', 'correct')} | "
+                f"{tally.rate('correct_clean_gold_passed', 'correct_clean_gold')} | "
+                f"{tally.rate('altered_flagged', 'altered')} | {tally.rate('altered_localised', 'altered')} | "
+                f"{tally.rate('altered_in_data_flagged', 'altered_in_data')} | {derived} | {false_der} | "
+                f"{lat['p50']:.2f} / {lat['p99']:.2f} |")
+    lines.append("")
+    lines.append("Altered answers flagged by alteration (value not in data), finverify:")
+    lines.append("")
+    for key in sorted(ours):
+        c = ours[key].counts
+        parts = [f"{how} {ours[key].rate(f'altered_{how}_flagged', f'altered_{how}')}"
+                 for how in ("plus_one", "swap", "last_digit")]
+        lines.append(f"- {key}: " + "; ".join(parts))
+    noise = [i for t in ours.values() for i in t.noise]
+    lines.append("")
+    lines.append(f"Gold noise (TAT-QA arithmetic answers that disagree with their own derivation): {len(noise)}: "
+                 + ", ".join(noise))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA, help="folder holding tatqa/ and finqa/")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N cases of each corpus")
+    parser.add_argument("--json", type=Path, help="also write counts and the ids of misses here")
+    args = parser.parse_args()
+    tatqa = args.corpora / "tatqa" / "tatqa_dataset_dev.json.gz"
+    if not tatqa.exists():
+        raise SystemExit(f"TAT-QA not found at {tatqa}: pass --corpora DIR (the folder with tatqa/ and finqa/)")
+    cases = tatqa_cases(tatqa)
+    finqa = sorted((args.corpora / "finqa").glob("*dev*.json.gz"))
+    if finqa:
+        cases_f = finqa_cases(finqa[0])
+        cases += cases_f[: args.limit] if args.limit else cases_f
+    if args.limit:
+        cases = [c for c in cases if c["corpus"] == "tatqa"][: args.limit] + [c for c in cases if c["corpus"] == "finqa"]
+    result = run(cases)
+    print(markdown(result))
+    if args.json:
+        args.json.write_text(json.dumps({
+            "counts": {k: dict(v.counts) for k, v in result["ours"].items()},
+            "naive": {k: dict(v.counts) for k, v in result["naive"].items()},
+            "misses": result["misses"],
+            "gold_noise": {k: v.noise for k, v in result["ours"].items()},
+        }, indent=2))
+
+
+if __name__ == "__main__":
+    main()
