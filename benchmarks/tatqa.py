@@ -32,7 +32,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from verifier import Haystack, baseline, verify
+from verifier import Haystack, Policy, baseline, verify
 from verifier.evaluate import percentiles
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,16 +80,29 @@ def _alterations(number: str) -> list[tuple[str, str]]:
     return out
 
 
+_FIGURE = re.compile(r"^[\s$€£¥(\-−]*\d[\d,.\s]*%?\)?\s*$")
+_YEARISH = re.compile(r"^\D*(?:19|20)\d\d\D*$")
+
+
+def _is_header_row(row: list[str]) -> bool:
+    """A row whose cells after the first hold no figures (years and titles are not)."""
+    cells = [str(c).strip() for c in row[1:]]
+    return not any(_FIGURE.match(c) and not _YEARISH.match(c) for c in cells)
+
+
 def _split_header(table: list[list[str]]) -> tuple[list[list[str]], list[str], list[list[str]]]:
-    """(upper header rows, column names, data rows) of a filing table: the leading rows
-    with an empty first cell are its header ("", "2019", "2018"); the last of them
-    names the columns, the ones above (spanning titles) are kept as they are."""
+    """(upper header rows, column names, data rows) of a filing table as printed: the
+    leading rows without figures are its header; the last of them that labels the
+    columns (years, "2019 €m") names them, the rest (spanning titles) are kept."""
     n = 0
-    while n < len(table) - 1 and not str(table[n][0]).strip():
+    while n < len(table) - 1 and _is_header_row(table[n]):
         n += 1
     if n == 0:
         return [], table[0], table[1:]
-    return table[: n - 1], table[n - 1], table[n:]
+    header = table[:n]
+    labelled = [i for i, row in enumerate(header) if any(str(c).strip() for c in row[1:])]
+    names = labelled[-1] if labelled else n - 1
+    return header[:names] + header[names + 1:], header[names], table[n:]
 
 
 def _table_output(table: list[list[str]], paragraphs: list[str], scale: str) -> dict[str, Any]:
@@ -197,7 +210,7 @@ class _Tally:
         return f"{self.counts[hit] / n:.3f} ({self.counts[hit]}/{n})" if n else "n/a"
 
 
-def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
+def run(cases: list[dict[str, Any]], policy: Policy | None = None) -> dict[str, Any]:
     ours: dict[str, _Tally] = defaultdict(_Tally)
     naive: dict[str, _Tally] = defaultdict(_Tally)
     misses: dict[str, list[str]] = defaultdict(list)
@@ -205,7 +218,7 @@ def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
         key = f"{case['corpus']}/{case['kind']}"
         hay = Haystack(case["tools"])
         t0 = time.perf_counter()
-        report = verify(case["answer"], case["tools"], question=case["question"])
+        report = verify(case["answer"], case["tools"], question=case["question"], policy=policy)
         ours[key].times.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
         naive_flags = baseline.unsupported(case["answer"], case["tools"])
@@ -241,7 +254,7 @@ def run(cases: list[dict[str, Any]]) -> dict[str, Any]:
             span = (at, at + len(altered))
             elsewhere = _in_data(hay, altered)
             bucket = "altered_in_data" if elsewhere else "altered"
-            bad = verify(answer, haystack=hay, question=case["question"])
+            bad = verify(answer, haystack=hay, question=case["question"], policy=policy)
             flagged = [(i.start, i.end) for i in bad.items if i.flagged]
             naive_bad = [(s, e) for s, e, _ in baseline.unsupported(answer, case["tools"])]
             for tally, flags in ((ours[key], flagged), (naive[key], naive_bad)):
@@ -295,6 +308,8 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA, help="folder holding tatqa/ and finqa/")
     parser.add_argument("--limit", type=int, default=0, help="only the first N cases of each corpus")
     parser.add_argument("--json", type=Path, help="also write counts and the ids of misses here")
+    parser.add_argument("--max-chance", type=float, default=None,
+                        help="Policy.derive_max_chance to run with (default: the Policy default)")
     args = parser.parse_args()
     tatqa = args.corpora / "tatqa" / "tatqa_dataset_dev.json.gz"
     if not tatqa.exists():
@@ -306,7 +321,8 @@ def main() -> None:
         cases += cases_f[: args.limit] if args.limit else cases_f
     if args.limit:
         cases = [c for c in cases if c["corpus"] == "tatqa"][: args.limit] + [c for c in cases if c["corpus"] == "finqa"]
-    result = run(cases)
+    policy = Policy(derive_max_chance=args.max_chance) if args.max_chance is not None else None
+    result = run(cases, policy)
     print(markdown(result))
     if args.json:
         args.json.write_text(json.dumps({

@@ -142,31 +142,24 @@ def _range(values: tuple[Decimal, ...], lo: Decimal, hi: Decimal) -> range:
 
 def _window(t: _Target) -> Decimal:
     """Half-width of the neighbourhood whose density of results estimates chance."""
-    return max(20 * t.tolerance, abs(t.value) / 2)
+    return max(20 * t.tolerance, abs(t.value) / 4)
 
 
 def chance(group: _Group, op: str, t: _Target) -> float:
     """Expected number of accidental hits within tolerance of ``t`` for ``op`` over
-    ``group``: the larger of two estimates. Uniform: all the group's op results spread
-    evenly over their range (exact for small groups, computed over every pair). Local:
-    the density of the other results around the target, which catches values that
-    cluster (round numbers, similar prices) where a range would look wide."""
+    ``group``: how densely the group's other results fall around the target (within
+    :func:`_window`), times the width of the tolerance band. Summed over every group
+    searched, this is what a hit must beat: a value that many results crowd around
+    (a bare "172" among a table of similar integers) proves little; one that stands
+    alone at two decimals does."""
     if not _applies(op, t):
         return 0.0
-    width = 2 * float(t.tolerance)
-    uniform = 0.0
-    n = len(group.values)
-    if n <= MAX_SUM_GROUP:
-        results = [r for r in (_result(op, a, b) for a in group.values for b in group.values if a is not b)
-                   if r is not None]
-        if results:
-            spread = float(max(results) - min(results))
-            uniform = float("inf") if spread <= 0 else len(results) * width / spread
     window = _window(t)
+    if window <= t.tolerance:
+        return 0.0
     near = sum(1 for _ in _pairs(group, op, t, window))
     hits = sum(1 for _ in _pairs(group, op, t, t.tolerance))
-    local = (near - hits) * float(t.tolerance) / float(window - t.tolerance) if window > t.tolerance else 0.0
-    return max(uniform, local)
+    return (near - hits) * float(t.tolerance) / float(window - t.tolerance)
 
 
 def _applies(op: str, t: _Target) -> bool:
@@ -330,22 +323,92 @@ def _exponent(value: Decimal) -> int:
     return exp if isinstance(exp, int) else 0
 
 
-def derive(mention: Mention, hay: Haystack, max_chance: float = 0.05) -> Derivation | None:
+_WORD = re.compile(r"[^\W_]+")
+
+
+def focus_words(text: str) -> frozenset[str]:
+    """Content words of a question or sentence, to find the rows it talks about."""
+    skip = stoplists.load("function_words")
+    return frozenset(w for w in _WORD.findall(text.lower()) if w not in skip and (len(w) > 2 or w.isdigit()))
+
+
+def _label_words(hay: Haystack, group: _Group) -> frozenset[str]:
+    """What a group is called: a row's or record's label, a column's header."""
+    leaf = hay.leaves[group.leaves[0]]
+    if group.kind == "record":
+        text = _record_label(hay, leaf.node).replace("_", " ")
+    elif group.kind == "column":
+        text = leaf.key or str(hay._segment[leaf.node])
+    else:
+        return frozenset()
+    return focus_words(text)
+
+
+def _is_named(words: frozenset[str], focus: frozenset[str]) -> bool:
+    """At least half of a label's words are in the question or sentence."""
+    return bool(words) and len(words & focus) * 2 >= len(words)
+
+
+def _named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> list[_Group]:
+    """The groups of ``family`` whose label the question or sentence names."""
+    return [g for g in family if _is_named(_label_words(hay, g), focus)]
+
+
+def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> list[_Group]:
+    """Within each group, only the cells named across it too: in a row, the columns
+    the question names ("2019", "2018"); in a column, the rows ("total assets",
+    "total liabilities"). Groups left with fewer than two cells are dropped."""
+    out = []
+    for group in family:
+        keep = []
+        for i, leaf in enumerate(group.leaves):
+            entry = hay.leaves[leaf]
+            if group.kind == "record":
+                words = focus_words(entry.key or "")
+            else:
+                words = focus_words(_record_label(hay, entry.node).replace("_", " "))
+            if _is_named(words, focus):
+                keep.append(i)
+        if 2 <= len(keep) < len(group.values):
+            out.append(_Group(group.kind, tuple(group.values[i] for i in keep),
+                              tuple(group.leaves[i] for i in keep), group.scale))
+    return out
+
+
+def derive(mention: Mention, hay: Haystack, max_chance: float = 0.05,
+           focus: frozenset[str] = frozenset()) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
     results), and within a family each operation. A hit is accepted only when the
     expected number of accidental hits over the *whole family* (every group that was
     searched, not just the one that hit) is at most ``max_chance``: searching 25 rows
-    is 25 chances to be lucky.
+    is 25 chances to be lucky. When the question or the answer's sentence (``focus``,
+    see :func:`focus_words`) names rows or columns ("the change in Other"), those are
+    searched first as a family of their own: a named row is one chance, not 25.
     """
     if not mention.num_forms:
         return None
     groups = _groups(hay)
-    points = mention.kind == "percentage_points"
-    percent_like = mention.kind in ("percent", "basis_points")
+    families: list[tuple[str, list[_Group]]] = []
     for kind in ("record", "column", "tool"):
         family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
+        if focus and kind != "tool":
+            named = _named(hay, family, focus)
+            cells = _cross_named(hay, named, focus)
+            if cells:
+                families.append((kind, cells))
+            if named and len(named) < len(family):
+                families.append((kind, named))
+        families.append((kind, family))
+    return _search(mention, hay, max_chance, families)
+
+
+def _search(mention: Mention, hay: Haystack, max_chance: float,
+            families: list[tuple[str, list[_Group]]]) -> Derivation | None:
+    points = mention.kind == "percentage_points"
+    percent_like = mention.kind in ("percent", "basis_points")
+    for kind, family in families:
         targets = {id(g): [t for base in _targets(mention, g.scale) for t in _signed(base, mention)]
                    for g in family}
         ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)

@@ -16,7 +16,7 @@ from normalizers import NormalizeError, number_symbols
 
 from . import score as scoring
 from ._errors import InputError, LimitError
-from .derive import derive, suggestion_name
+from .derive import derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .haystack import Haystack
 from .match import derived_item, match
@@ -62,11 +62,13 @@ def derive_stage(state: State) -> None:
     if not state.policy.derive:
         return
     hay, budget = state.haystack, state.policy.max_derive_items
+    asked = focus_words(state.question) if state.question else frozenset()
     items: list[Item] = []
     for mention, item in state.matched:
         if item.status == "unsupported" and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
             budget -= 1
-            found = derive(mention, hay, state.policy.derive_max_chance)
+            focus = asked | focus_words(_sentence_around(state.answer, mention.start, mention.end))
+            found = derive(mention, hay, state.policy.derive_max_chance, focus)
             if found is not None:
                 tool = hay.tool_of(found.operands[0])
                 item = derived_item(mention, hay, found.operands, found.expression,
@@ -78,6 +80,13 @@ def derive_stage(state: State) -> None:
                 ))
         items.append(item)
     state.items = items
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence holding ``text[start:end]`` (cut at ., ! or ? followed by a space)."""
+    left = max(text.rfind(p, 0, start) for p in (". ", "! ", "? ", "\n"))
+    rights = [i for i in (text.find(p, end) for p in (". ", "! ", "? ", "\n")) if i >= 0]
+    return text[left + 1: min(rights) if rights else len(text)]
 
 
 def score_stage(state: State) -> None:
