@@ -87,7 +87,7 @@ def prefix_pattern() -> str:
     # a code needs a space or nothing, a symbol may be glued: "$5", "EUR 5", "EUR5"
     return rf"""(?<![\w$€£¥₹])
         (?P<sign0>[+\-])?                    # -$5m
-        (?P<cur>{prefix})[{numbers.SPACES}]?"""
+        (?P<cur>{prefix})[{numbers.SPACES}]{{0,3}}"""    # "$  1,452.4" as tables print it
 
 
 @lru_cache(maxsize=1)

@@ -79,6 +79,9 @@ class _Target:
     tolerance: Decimal
     additive: bool  # compare sums and differences (True) or ratios (False) against it
     percent: bool  # a ratio result is shown *100
+    #: the answer's value negated, for sums and averages of cells printed as negatives
+    #: ("(141,770)" expenses): only acceptable when every operand is negative
+    magnitude: bool = False
 
 
 def _groups(hay: Haystack) -> list[_Group]:
@@ -134,6 +137,8 @@ def _signed(target: _Target, mention: Mention) -> Iterator[_Target]:
         yield _Target(-target.value, target.tolerance, target.additive, target.percent)
     else:
         yield target
+        if target.additive and target.value > 0:
+            yield _Target(-target.value, target.tolerance, True, False, magnitude=True)
 
 
 def _range(values: tuple[Decimal, ...], lo: Decimal, hi: Decimal) -> range:
@@ -297,6 +302,8 @@ def _acceptable(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: 
     must measure the same quantity; a rounded sum or difference must be written at
     least as precisely as its operands (9.886 is not "10"), unless hedged."""
     leaves = [group.leaves[i] for i in idx]
+    if t.magnitude and not (op in ("sum", "average", "total", "mean") and all(group.values[i] < 0 for i in idx)):
+        return False
     pairwise = op in ("difference", "sum", "average", "percent_change")
     if group.kind in ("record", "tool") and pairwise and not same_quantity(hay, leaves[0], leaves[1]):
         return False
@@ -332,6 +339,18 @@ def focus_words(text: str) -> frozenset[str]:
     return frozenset(w for w in _WORD.findall(text.lower()) if w not in skip and (len(w) > 2 or w.isdigit()))
 
 
+_MONTHS_AND_DAYS = frozenset(
+    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+     "january", "february", "march", "april", "june", "july", "august", "september", "october",
+     "november", "december"] + [str(d) for d in range(1, 32)])
+
+
+def label_words(text: str) -> frozenset[str]:
+    """The words of a row or column label that a question would repeat: a column "Dec
+    28, 2019" is named by "in 2019", so month names and day numbers do not count."""
+    return focus_words(text) - _MONTHS_AND_DAYS
+
+
 def _label_words(hay: Haystack, group: _Group) -> frozenset[str]:
     """What a group is called: a row's or record's label, a column's header."""
     leaf = hay.leaves[group.leaves[0]]
@@ -341,7 +360,7 @@ def _label_words(hay: Haystack, group: _Group) -> frozenset[str]:
         text = leaf.key or str(hay._segment[leaf.node])
     else:
         return frozenset()
-    return focus_words(text)
+    return label_words(text)
 
 
 def _is_named(words: frozenset[str], focus: frozenset[str]) -> bool:
@@ -364,9 +383,9 @@ def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> 
         for i, leaf in enumerate(group.leaves):
             entry = hay.leaves[leaf]
             if group.kind == "record":
-                words = focus_words(entry.key or "")
+                words = label_words(entry.key or "")
             else:
-                words = focus_words(_record_label(hay, entry.node).replace("_", " "))
+                words = label_words(_record_label(hay, entry.node).replace("_", " "))
             if _is_named(words, focus):
                 keep.append(i)
         if 2 <= len(keep) < len(group.values):

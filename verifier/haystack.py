@@ -327,7 +327,7 @@ class Haystack:
                 if len(value) <= 64 and len(self._mentions_cache) < 100_000:
                     self._mentions_cache[value] = mentions  # repeated cells read once
             for mention in mentions:
-                self._index_mention(leaf, mention, key, scale, whole=len(mention.text) == len(value.strip()))
+                self._index_mention(leaf, mention, key, scale, whole=_is_whole(mention.text, value))
         elif _UPPER.search(value) is not None:  # no digits: only tickers can be in it
             for symbol in self._extractor.ticker_symbols(value):
                 self._add_ticker(leaf, symbol)
@@ -487,6 +487,12 @@ def _period_role(key: str) -> str | None:
 def _may_name_something(key: str) -> bool:
     """Whether an object key can be a ticker, code or date (``"AAPL"``, ``"2025"``)."""
     return _UPPER_OR_DIGIT.match(key) is not None
+
+
+def _is_whole(mention: str, value: str) -> bool:
+    """Whether a value read from a string is all the string says (``"$  1,452.4"``,
+    ``" 44.1 "``), so it is that cell's own number."""
+    return len(mention) == len(value.strip()) or "".join(mention.split()) == "".join(value.split())
 
 
 @lru_cache(maxsize=8192)
