@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import re
 import time
@@ -58,8 +59,14 @@ def _sentence(text: str, scale: str) -> str:
     return f"The answer is {text}."
 
 
-def _alterations(number: str) -> list[tuple[str, str]]:
-    """(how, altered text) for one number as written: +1, a swap, the last digit."""
+def _alterations(text: str) -> list[tuple[str, str, str]]:
+    """(how, altered text, altered number) for the last number in ``text``: +1, two
+    adjacent digits swapped, the last digit changed."""
+    m = list(_NUM.finditer(text))[-1]
+    return [(how, text[: m.start()] + new + text[m.end():], new) for how, new in _alter(m.group())]
+
+
+def _alter(number: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     digits = [i for i, ch in enumerate(number) if ch.isdigit()]
     try:
@@ -68,7 +75,7 @@ def _alterations(number: str) -> list[tuple[str, str]]:
         out.append(("plus_one", plus if "," not in number else f"{value + 1:,}"))
     except InvalidOperation:
         pass
-    for a, b in zip(digits, digits[1:]):
+    for a, b in itertools.pairwise(digits):
         if b == a + 1 and number[a] != number[b]:
             swapped = number[:a] + number[b] + number[a] + number[b + 1:]
             if not (swapped.lstrip("-")[0] == "0" and len(swapped.lstrip("-")) > 1 and swapped.lstrip("-")[1] != "."):
@@ -118,7 +125,8 @@ def _table_output(table: list[list[str]], paragraphs: list[str], scale: str) -> 
 
 def tatqa_cases(path: Path) -> list[dict[str, Any]]:
     """One case per numeric TAT-QA question (span or arithmetic)."""
-    data = json.load(gzip.open(path, "rt", encoding="utf-8"))
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        data = json.load(fh)
     cases = []
     for ctx in data:
         paragraphs = [p["text"] for p in sorted(ctx["paragraphs"], key=lambda p: p["order"])]
@@ -145,7 +153,8 @@ def tatqa_cases(path: Path) -> list[dict[str, Any]]:
 
 def finqa_cases(path: Path) -> list[dict[str, Any]]:
     """One arithmetic case per FinQA record (answer = the executed program's result)."""
-    data = json.load(gzip.open(path, "rt", encoding="utf-8"))
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        data = json.load(fh)
     cases = []
     for rec in data:
         qa = rec.get("qa", rec)
@@ -191,12 +200,14 @@ def _gold_noise(case: dict[str, Any]) -> bool:
 
 
 def _in_data(hay: Haystack, number: str) -> bool:
+    """Whether ``number`` is a value the data holds anyway (in any form the verifier
+    accepts: as written, percent or fraction, a year)."""
     try:
         value = Decimal(number.replace(",", ""))
     except InvalidOperation:
         return False
     forms = {value, value / 100, value * 100}
-    return any(f in hay.numbers for f in forms)
+    return any(f in hay.numbers for f in forms) or (number.isdigit() and number in hay.dates)
 
 
 class _Tally:
@@ -247,12 +258,12 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None) -> dict[str, 
             if gold and operands and operands <= gold:
                 ours[key].counts["derived_same_cells"] += 1
         at = case["answer"].index(case["number"])
-        for how, altered in _alterations(case["number"]):
+        for how, altered, token in _alterations(case["number"]):
             if altered == case["number"]:
                 continue
             answer = case["answer"][:at] + altered + case["answer"][at + len(case["number"]):]
-            span = (at, at + len(altered))
-            elsewhere = _in_data(hay, altered)
+            span = (at + altered.rindex(token), at + altered.rindex(token) + len(token))
+            elsewhere = _in_data(hay, token)
             bucket = "altered_in_data" if elsewhere else "altered"
             bad = verify(answer, haystack=hay, question=case["question"], policy=policy)
             flagged = [(i.start, i.end) for i in bad.items if i.flagged]
@@ -272,9 +283,9 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None) -> dict[str, 
 
 def markdown(result: dict[str, Any]) -> str:
     ours, naive = result["ours"], result["naive"]
-    lines = ["| corpus / answers | verifier | cases | correct passed | correct passed (gold consistent) | "
-             "altered flagged (value not in data) | localised | altered flagged (value elsewhere in data) | "
-             "derivation uses gold numbers | false derivations of altered values | latency p50 / p99 ms |",
+    lines = [("| corpus / answers | verifier | cases | correct passed | correct passed (gold consistent) | "
+              "altered flagged (value not in data) | localised | altered flagged (value elsewhere in data) | "
+              "derivation uses gold numbers | false derivations of altered values | latency p50 / p99 ms |"),
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for key in sorted(ours):
         for name, tally in (("finverify", ours[key]), ("naive baseline", naive[key])):

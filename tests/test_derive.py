@@ -91,10 +91,12 @@ def test_fields_measuring_different_things_are_not_added_or_compared():
 
 
 def test_coarser_rounding_of_a_sum_needs_a_hedge():
-    tools = {"forecasts": [{"value": v} for v in (0.9, 2.9, 0.3, 0.2, 0.1, 0.6, 64.2)]}
-    assert one("The forecasts average 10.", tools)[0].status == "unsupported"  # 9.886, written coarser
-    assert one("The forecasts average about 10.", tools)[0].status == "derived"
-    assert one("The forecasts average 9.89.", tools)[0].status == "derived"
+    tools = {"revenue": [{"year": y, "value": v} for y, v in ((2017, 412.3), (2018, 440.0), (2019, 498.6))]}
+    assert one("Revenue averaged 450.3 a year.", tools)[0].status == "derived"  # 450.3 exactly
+    tools["revenue"][2]["value"] = 498.8
+    assert one("Revenue averaged 450 a year.", tools)[0].status == "unsupported"  # 450.37, written coarser
+    assert one("Revenue averaged about 450 a year.", tools)[0].status == "derived"
+    assert one("Revenue averaged 450.37 a year.", tools)[0].status == "derived"
 
 
 def test_chance_is_counted_over_every_group_searched():

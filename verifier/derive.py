@@ -96,6 +96,9 @@ def _groups(hay: Haystack) -> list[_Group]:
         if parent >= 0 and hay._parent[parent] >= 0:
             by_key[("column", hay._parent[parent], hay._segment[node])].append((value, leaf))
         by_key[("tool", hay.leaves[leaf].tool, None)].append((value, leaf))
+    for leaf, figures in hay.text_values.items():
+        for value in figures:
+            by_key[("text", leaf, None)].append((value, leaf))
     groups = []
     for (kind, _, _), members in by_key.items():
         if len(members) < 2:
@@ -103,7 +106,7 @@ def _groups(hay: Haystack) -> list[_Group]:
         members.sort()
         scale = hay.leaf_scale(members[0][1]) or Decimal(1)
         groups.append(_Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale))
-    order = {"record": 0, "column": 1, "tool": 2}
+    order = {"record": 0, "column": 1, "text": 2, "tool": 3}
     groups.sort(key=lambda g: (order[g.kind], len(g.values)))
     hay.derive_cache = groups
     return groups
@@ -157,8 +160,8 @@ def chance(group: _Group, op: str, t: _Target) -> float:
     searched, this is what a hit must beat: a value that many results crowd around
     (a bare "172" among a table of similar integers) proves little; one that stands
     alone at two decimals does."""
-    if not _applies(op, t):
-        return 0.0
+    if not _applies(op, t) or (t.magnitude and group.values[0] >= 0):
+        return 0.0  # a negated target only counts where there are negative cells
     window = _window(t)
     if window <= t.tolerance:
         return 0.0
@@ -237,7 +240,7 @@ def _group_stat(group: _Group, op: str, t: _Target, percent_like: bool) -> tuple
     ``total``, ``mean``, or one member's ``share`` of the total. The chance is the
     tolerance band over the range the statistic can take."""
     values, n = group.values, len(group.values)
-    if n > MAX_SUM_GROUP:
+    if n > MAX_SUM_GROUP or (t.magnitude and values[0] >= 0):
         return 0.0, None
     band = 2 * float(t.tolerance)
     total = sum(values, Decimal(0))
@@ -247,11 +250,15 @@ def _group_stat(group: _Group, op: str, t: _Target, percent_like: bool) -> tuple
         p = band / magnitude if magnitude else float("inf")
         return p, everyone if abs(total - t.value) <= t.tolerance else None
     if op == "mean" and t.additive:
+        if not values[0] - t.tolerance <= t.value <= values[-1] + t.tolerance:
+            return 0.0, None  # a mean lies between the smallest and largest value
         spread = float(values[-1] - values[0])
         p = band / spread if spread else float("inf")
         return p, everyone if abs(CONTEXT.divide(total, n) - t.value) <= t.tolerance else None
     if op == "share" and not t.additive and total != 0:
         shares = [v / total for v in values]
+        if not min(shares) - t.tolerance <= t.value <= max(shares) + t.tolerance:
+            return 0.0, None
         spread = float(max(shares) - min(shares))
         p = n * band / spread if spread else float("inf")
         lo, hi = sorted((total * (t.value - t.tolerance), total * (t.value + t.tolerance)))
@@ -394,7 +401,7 @@ def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> 
     return out
 
 
-def derive(mention: Mention, hay: Haystack, max_chance: float = 0.05,
+def derive(mention: Mention, hay: Haystack, max_chance: float = 0.2,
            focus: frozenset[str] = frozenset()) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
@@ -410,9 +417,9 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.05,
         return None
     groups = _groups(hay)
     families: list[tuple[str, list[_Group]]] = []
-    for kind in ("record", "column", "tool"):
+    for kind in ("record", "column", "text", "tool"):
         family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
-        if focus and kind != "tool":
+        if focus and kind in ("record", "column"):
             named = _named(hay, family, focus)
             cells = _cross_named(hay, named, focus)
             if cells:
@@ -425,33 +432,39 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.05,
 
 def _search(mention: Mention, hay: Haystack, max_chance: float,
             families: list[tuple[str, list[_Group]]]) -> Derivation | None:
+    """Try each family and operation in turn. Every search tried is one more chance to
+    be lucky, so a hit must beat the accidental-hit risk of all the searches up to and
+    including its own (computed only when a hit needs it)."""
     points = mention.kind == "percentage_points"
     percent_like = mention.kind in ("percent", "basis_points")
+    tried: list[tuple[list[_Group], str, dict[int, list[_Target]]]] = []
+    spent = 0.0  # risk of the group-statistic searches so far (computed as they run)
+
+    def pair_risk() -> float:
+        return sum(chance(g, op, t) for family, op, targets in tried for g in family for t in targets[id(g)])
+
     for kind, family in families:
         targets = {id(g): [t for base in _targets(mention, g.scale) for t in _signed(base, mention)]
                    for g in family}
         ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)
         for op in ops:
+            tried.append((family, op, targets))
             hit = _first_hit(hay, family, targets, op, mention)
-            if hit is None:
-                continue
-            risk = sum(chance(g, op, t) for g in family for t in targets[id(g)])
-            if risk <= max_chance:
+            if hit is not None and spent + pair_risk() <= max_chance:
                 group, idx, t = hit
                 return _make(hay, group, op, idx, t)
-        if kind == "tool" or points:
+        if kind in ("tool", "text") or points:  # no totals or means of a paragraph's figures
             continue
         eligible = [g for g in family if kind == "column" or _homogeneous(hay, g)]
         for op in GROUP_OPS:
-            risk = 0.0
             found: tuple[_Group, tuple[int, ...], _Target] | None = None
             for g in eligible:
                 for t in targets[id(g)]:
                     p, stat_hit = _group_stat(g, op, t, percent_like)
-                    risk += p
+                    spent += p
                     if found is None and stat_hit is not None and _acceptable(hay, g, op, stat_hit, t, mention):
                         found = (g, stat_hit, t)
-            if found is not None and risk <= max_chance:
+            if found is not None and spent + pair_risk() <= max_chance:
                 return _make(hay, found[0], op, found[1], found[2])
     return None
 
@@ -514,7 +527,7 @@ def _record_label(hay: Haystack, node: int) -> str:
     parent = hay._parent[node]
     for leaf in hay.children_leaves(parent):
         raw = hay.leaves[leaf].raw
-        if (leaf not in hay.leaf_value and 0 < len(raw) <= 40 and any(ch.isalpha() for ch in raw)
+        if (leaf not in hay.leaf_value and 0 < len(raw) <= 200 and any(ch.isalpha() for ch in raw)
                 and raw not in ("null", "true", "false")):
             return _slug(raw)
     return ""

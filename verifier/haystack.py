@@ -175,6 +175,7 @@ class Haystack:
         #: each numeric leaf's own number as written (a percent string "4.00%" -> 4.00):
         #: the operands the derive stage combines
         self.leaf_value: dict[LeafId, Decimal] = {}
+        self.text_values: dict[LeafId, list[Decimal]] = defaultdict(list)  # figures in text
         self.derive_cache: Any = None  # built by verifier.derive on first use
         self._children: dict[int, list[LeafId]] | None = None
         for tool in self.tools:
@@ -343,10 +344,13 @@ class Haystack:
             digits = mention.digits or mention.text
             for form in mention.num_forms:
                 self.numbers[form.value].append(NumRef(leaf, how if form.how == "as written" else form.how, digits))
-            if whole and mention.kind not in ("basis_points", "percentage_points"):
+            if mention.kind not in ("basis_points", "percentage_points"):
                 # a percent cell "4.00%" is the operand 4.00; an amount "$3.4M" is 3.4E+6
-                self.leaf_value[leaf] = (mention.written if mention.kind == "percent"
-                                         else mention.num_forms[0].value)
+                operand = mention.written if mention.kind == "percent" else mention.num_forms[0].value
+                if whole:
+                    self.leaf_value[leaf] = operand
+                else:  # a figure in running text: an operand among its paragraph's figures
+                    self.text_values[leaf].append(operand)
             if scale is not None and mention.kind in ("number", "amount") and len(mention.num_forms) == 1:
                 scaled = numbers.CONTEXT.multiply(mention.num_forms[0].value, scale)
                 self.numbers[scaled].append(NumRef(leaf, "scaled by key", digits))
