@@ -175,9 +175,7 @@ def _applies(op: str, t: _Target) -> bool:
     units, ratios give fractions, percent changes give percentages."""
     if op in ("difference", "sum", "average"):
         return t.additive
-    if op == "percent_change":
-        return t.percent
-    return not t.additive
+    return not t.additive  # ratios and percent changes: "24.41%", or a fraction "0.2441"
 
 
 def _result(op: str, a: Decimal, b: Decimal) -> Decimal | None:
@@ -204,7 +202,7 @@ def _pairs(group: _Group, op: str, t: _Target, half_width: Decimal | None = None
         elif op == "average" and t.additive:  # (a + b) / 2 = t
             found = _range(values, 2 * t.value - b - 2 * tol, 2 * t.value - b + 2 * tol)
             found = range(max(found.start, j + 1), found.stop)
-        elif op == "percent_change" and t.percent and b != 0:  # (a - b) / b = t
+        elif op == "percent_change" and not t.additive and b != 0:  # (a - b) / b = t
             centre, width = b * (1 + t.value), abs(b) * tol
             found = _range(values, centre - width, centre + width)
         elif op == "ratio" and not t.additive and b != 0:  # a / b = t
