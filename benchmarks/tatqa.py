@@ -151,8 +151,14 @@ def tatqa_cases(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
+_TAG = re.compile(r"<[^>]+>")
+
+
 def finqa_cases(path: Path) -> list[dict[str, Any]]:
-    """One arithmetic case per FinQA record (answer = the executed program's result)."""
+    """One arithmetic case per FinQA record. The table is ``table_ori`` (the cells as
+    the filing printed them, HTML tags dropped); the answer is the annotator's own
+    answer string ("22%", "$ 193 million") when it holds a number, else the executed
+    program's result."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         data = json.load(fh)
     cases = []
@@ -161,13 +167,15 @@ def finqa_cases(path: Path) -> list[dict[str, Any]]:
         answer = qa.get("exe_ans")
         if not isinstance(answer, (int, float)) or isinstance(answer, bool):
             continue
-        text = _number_text(round(answer, 4) if isinstance(answer, float) else answer)
-        upper, columns, rows = _split_header(rec["table"])
+        human = str(qa.get("answer", "")).strip()
+        text = human if _NUM.search(human) else _number_text(round(answer, 4) if isinstance(answer, float) else answer)
+        table = [[_TAG.sub("", str(cell)).strip() for cell in row] for row in rec.get("table_ori") or rec["table"]]
+        upper, columns, rows = _split_header(table)
         output = {"table": {"columns": columns, "rows": rows, **({"header_rows": upper} if upper else {})},
                   "paragraphs": rec.get("pre_text", []) + rec.get("post_text", [])}
         cases.append({
             "id": rec.get("id", ""), "corpus": "finqa", "kind": "arithmetic", "question": qa.get("question"),
-            "tools": [{"name": "filing", "output": output}], "answer": _sentence(text, ""),
+            "tools": [{"name": "filing", "output": output}], "answer": f"The answer is {text}.",
             "number": text, "scale": "", "derivation": qa.get("program", ""), "gold": answer,
         })
     return cases
