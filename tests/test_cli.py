@@ -109,3 +109,38 @@ def test_eval_bad_line_names_the_line(tmp_path):
     data.write_text('{"answer": "x", "tool_results": {}, "label": "clean"}\n{oops\n')
     res = run("eval", str(data), "--no-progress")
     assert res.returncode == 2 and "set.jsonl:2" in res.stderr
+
+
+def test_suggest_counts_missing_derived_fields_most_frequent_first(tmp_path):
+    tools = [{"name": "screen", "output": {"results": [
+        {"symbol": "A", "change_pct": 1.0}, {"symbol": "B", "change_pct": 2.0}, {"symbol": "C", "change_pct": 4.5}]}}]
+    cases = [{"answer": "The average move was 2.5%.", "tool_results": tools}] * 3 + [
+        {"answer": "B was 1.0 points above A.", "tool_results": tools}]
+    data = tmp_path / "cases.jsonl"
+    data.write_text("\n".join(json.dumps(c) for c in cases))
+    out = tmp_path / "out.json"
+    res = run("suggest", str(data), "--json", str(out))
+    assert res.returncode == 0, res.stderr
+    found = json.loads(out.read_text())
+    assert [(s["field"], s["count"]) for s in found][:1] == [("mean_change_pct", 3)]
+    assert found[0]["text"] == "add field mean_change_pct = avg($.results[*].change_pct) to tool screen"
+    # reports work as input too: feed one back
+    report = json.loads(run("check", "--tools", str(_write(tmp_path, tools)), "--answer", "-", "--format", "json",
+                            stdin="The average move was 2.5%.").stdout)
+    reports = tmp_path / "reports.jsonl"
+    reports.write_text(json.dumps(report) + "\n")
+    res = run("suggest", str(reports))
+    assert "mean_change_pct" in res.stdout
+
+
+def test_suggest_bad_line_is_exit_2(tmp_path):
+    data = tmp_path / "bad.jsonl"
+    data.write_text('{"neither": 1}\n')
+    res = run("suggest", str(data))
+    assert res.returncode == 2 and "bad.jsonl:1" in res.stderr
+
+
+def _write(tmp_path, tools):
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools))
+    return path

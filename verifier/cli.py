@@ -1,5 +1,5 @@
 """The ``verifier`` command line: ``check`` one answer, ``eval`` a labelled set,
-print the report ``schema``.
+``suggest`` missing derived fields from many reports, print the report ``schema``.
 
 Exit codes: 0 done; 1 the answer's confidence reached ``--fail-on``; 2 bad input (the
 message says what and where, no traceback).
@@ -27,6 +27,7 @@ from .jsonio import load_path, loads, read_text
 from .models import Report
 from .pipeline import verify
 from .policy import Policy
+from .suggest import aggregate, read_jsonl
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Check an assistant's answer against the tool results it consulted.")
@@ -118,6 +119,30 @@ def eval_(
             out.print(f"[bold]{title}[/bold]: " + ", ".join(ids))
     if json_out:
         json_out.write_text(result.model_dump_json(indent=2), encoding="utf-8")
+
+
+@app.command()
+def suggest(
+    reports: Annotated[Path, typer.Argument(help="JSONL of reports (with 'suggestions') or of cases (answer, tool_results).")],
+    top: Annotated[int, typer.Option(help="Show at most this many.")] = 20,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write all suggestions as JSON here.")] = None,
+) -> None:
+    """Missing derived fields: values answers computed from tool data, most frequent first."""
+    try:
+        found = aggregate(read_jsonl(reports))
+    except (VerifierError, OSError) as exc:
+        _fail(str(exc))
+    if not found:
+        out.print("No derived values in these reports: nothing to suggest.")
+    table = Table(title=f"missing derived fields ({len(found)})")
+    for col in ("count", "tool", "field", "expression"):
+        table.add_column(col, justify="right" if col == "count" else "left")
+    for s in found[:top]:
+        table.add_row(str(s.count), s.tool, s.field, s.expression)
+    if found:
+        out.print(table)
+    if json_out:
+        json_out.write_text(json.dumps([s.model_dump() for s in found], indent=2), encoding="utf-8")
 
 
 @app.command()

@@ -30,6 +30,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 import stoplists
 from normalizers.numbers import CONTEXT
@@ -153,7 +154,7 @@ def _window(t: _Target) -> Decimal:
     return max(20 * t.tolerance, abs(t.value) / 4)
 
 
-def chance(group: _Group, op: str, t: _Target) -> float:
+def chance(group: _Group, op: str, t: _Target, hay: Haystack | None = None) -> float:
     """Expected number of accidental hits within tolerance of ``t`` for ``op`` over
     ``group``: how densely the group's other results fall around the target (within
     :func:`_window`), times the width of the tolerance band. Summed over every group
@@ -165,8 +166,11 @@ def chance(group: _Group, op: str, t: _Target) -> float:
     window = _window(t)
     if window <= t.tolerance:
         return 0.0
-    near = sum(1 for _ in _pairs(group, op, t, window))
-    hits = sum(1 for _ in _pairs(group, op, t, t.tolerance))
+    def plausible(pair: tuple[int, int]) -> bool:  # count only pairs a hit could be made of
+        return hay is None or _plausible_pair(hay, group, op, pair)
+
+    near = sum(1 for pair in _pairs(group, op, t, window) if plausible(pair))
+    hits = sum(1 for pair in _pairs(group, op, t, t.tolerance) if plausible(pair))
     return (near - hits) * float(t.tolerance) / float(window - t.tolerance)
 
 
@@ -276,6 +280,7 @@ _PERIOD_KEY = re.compile(r"(?i)^(?:(?:19|20)\d\d|fy\d{2,4}|q[1-4]|h[12]|\d+[dwmq
                          r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)$")
 
 
+@lru_cache(maxsize=4096)
 def _key_tokens(key: str | None) -> frozenset[str]:
     """Content words of a field name: ``avg_daily_volume_3m`` -> {volume}."""
     if not key:
@@ -301,16 +306,23 @@ def same_quantity(hay: Haystack, a: LeafId, b: LeafId) -> bool:
 _ADDITIVE = frozenset({"difference", "sum", "average", "total", "mean"})
 
 
+def _plausible_pair(hay: Haystack, group: _Group, op: str, pair: tuple[int, int]) -> bool:
+    """Whether two cells of one record could be added, subtracted or compared by
+    percent change: only if they measure the same quantity (a ratio of different ones,
+    a margin, is fine). Columns hold one quantity by construction."""
+    if group.kind not in ("record", "tool") or op == "ratio":
+        return True
+    return same_quantity(hay, group.leaves[pair[0]], group.leaves[pair[1]])
+
+
 def _acceptable(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: _Target,
                 mention: Mention) -> bool:
     """Plausibility checks on a hit: operands of one record that are added or compared
     must measure the same quantity; a rounded sum or difference must be written at
     least as precisely as its operands (9.886 is not "10"), unless hedged."""
-    leaves = [group.leaves[i] for i in idx]
     if t.magnitude and not (op in ("sum", "average", "total", "mean") and all(group.values[i] < 0 for i in idx)):
         return False
-    pairwise = op in ("difference", "sum", "average", "percent_change")
-    if group.kind in ("record", "tool") and pairwise and not same_quantity(hay, leaves[0], leaves[1]):
+    if len(idx) == 2 and op in PAIR_OPS and not _plausible_pair(hay, group, op, (idx[0], idx[1])):
         return False
     if op in _ADDITIVE and not mention.hedged:
         result = _value_of(group, op, idx)
@@ -400,7 +412,7 @@ def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> 
 
 
 def derive(mention: Mention, hay: Haystack, max_chance: float = 0.2,
-           focus: frozenset[str] = frozenset()) -> Derivation | None:
+           focus: frozenset[str] = frozenset(), cues: frozenset[str] = frozenset()) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
@@ -409,7 +421,9 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.2,
     searched, not just the one that hit) is at most ``max_chance``: searching 25 rows
     is 25 chances to be lucky. When the question or the answer's sentence (``focus``,
     see :func:`focus_words`) names rows or columns ("the change in Other"), those are
-    searched first as a family of their own: a named row is one chance, not 25.
+    searched first as a family of their own: a named row is one chance, not 25. The
+    operations its wording names (``cues``, see :func:`cue_words`: "average", "change")
+    are tried first.
     """
     if not mention.num_forms:
         return None
@@ -425,11 +439,38 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.2,
             if named and len(named) < len(family):
                 families.append((kind, named))
         families.append((kind, family))
-    return _search(mention, hay, max_chance, families)
+    return _search(mention, hay, max_chance, families, cues)
+
+
+#: Operations each cue brings forward (pair operations and group statistics).
+_CUED = {
+    "mean": ("average", "mean"),
+    "total": ("sum", "total"),
+    "difference": ("difference", "percent_change"),
+    "percent_change": ("percent_change", "difference"),
+    "ratio": ("ratio", "share", "percent_change"),
+    "share": ("share", "ratio"),
+}
+
+
+def _order(ops: tuple[str, ...], cues: frozenset[str]) -> list[str]:
+    """``ops`` with the ones the wording asks for first, then group statistics (few
+    results, little risk), then the remaining pair operations."""
+    cued = [op for cue in ("mean", "total", "difference", "percent_change", "ratio", "share")
+            if cue in cues for op in _CUED[cue]]
+    ordered = [op for op in cued if op in ops]
+    ordered += [op for op in GROUP_OPS if op in ops and op not in ordered]
+    return ordered + [op for op in ops if op not in ordered]
+
+
+def cue_words(text: str) -> frozenset[str]:
+    """The operations the wording of ``text`` points to ("average" -> mean)."""
+    table = stoplists.load_pairs("operation_cues")
+    return frozenset(table[w] for w in _WORD.findall(text.lower()) if w in table)
 
 
 def _search(mention: Mention, hay: Haystack, max_chance: float,
-            families: list[tuple[str, list[_Group]]]) -> Derivation | None:
+            families: list[tuple[str, list[_Group]]], cues: frozenset[str] = frozenset()) -> Derivation | None:
     """Try each family and operation in turn. Every search tried is one more chance to
     be lucky, so a hit must beat the accidental-hit risk of all the searches up to and
     including its own (computed only when a hit needs it)."""
@@ -439,22 +480,22 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
     spent = 0.0  # risk of the group-statistic searches so far (computed as they run)
 
     def pair_risk() -> float:
-        return sum(chance(g, op, t) for family, op, targets in tried for g in family for t in targets[id(g)])
+        return sum(chance(g, op, t, hay) for family, op, targets in tried for g in family for t in targets[id(g)])
 
     for kind, family in families:
         targets = {id(g): [t for base in _targets(mention, g.scale) for t in _signed(base, mention)]
                    for g in family}
-        ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)
-        for op in ops:
-            tried.append((family, op, targets))
-            hit = _first_hit(hay, family, targets, op, mention)
-            if hit is not None and spent + pair_risk() <= max_chance:
-                group, idx, t = hit
-                return _make(hay, group, op, idx, t)
-        if kind in ("tool", "text") or points:  # no totals or means of a paragraph's figures
-            continue
-        eligible = [g for g in family if kind == "column" or _homogeneous(hay, g)]
-        for op in GROUP_OPS:
+        pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)
+        stats = () if kind in ("tool", "text") or points else GROUP_OPS  # no means of a paragraph
+        eligible = [g for g in family if kind == "column" or _homogeneous(hay, g)] if stats else []
+        for op in _order(pair_ops + stats, cues):
+            if op in pair_ops:
+                tried.append((family, op, targets))
+                hit = _first_hit(hay, family, targets, op, mention)
+                if hit is not None and spent + pair_risk() <= max_chance:
+                    group, idx, t = hit
+                    return _make(hay, group, op, idx, t)
+                continue
             found: tuple[_Group, tuple[int, ...], _Target] | None = None
             for g in eligible:
                 for t in targets[id(g)]:

@@ -16,7 +16,7 @@ from normalizers import NormalizeError, number_symbols
 
 from . import score as scoring
 from ._errors import InputError, LimitError
-from .derive import derive, focus_words, suggestion_name
+from .derive import cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .haystack import Haystack
 from .match import derived_item, match
@@ -67,8 +67,10 @@ def derive_stage(state: State) -> None:
     for mention, item in state.matched:
         if item.status == "unsupported" and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
             budget -= 1
-            focus = asked | focus_words(_sentence_around(state.answer, mention.start, mention.end))
-            found = derive(mention, hay, state.policy.derive_max_chance, focus)
+            sentence = _sentence_around(state.answer, mention.start, mention.end)
+            focus = asked | focus_words(sentence)
+            cues = cue_words(sentence + " " + (state.question or ""))
+            found = derive(mention, hay, state.policy.derive_max_chance, focus, cues)
             if found is not None:
                 tool = hay.tool_of(found.operands[0])
                 item = derived_item(mention, hay, found.operands, found.expression,
