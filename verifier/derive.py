@@ -411,7 +411,7 @@ def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> 
     return out
 
 
-def derive(mention: Mention, hay: Haystack, max_chance: float = 0.2,
+def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
            focus: frozenset[str] = frozenset(), cues: frozenset[str] = frozenset()) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
@@ -482,29 +482,35 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
     def pair_risk() -> float:
         return sum(chance(g, op, t, hay) for family, op, targets in tried for g in family for t in targets[id(g)])
 
+    plans = []
     for kind, family in families:
         targets = {id(g): [t for base in _targets(mention, g.scale) for t in _signed(base, mention)]
                    for g in family}
         pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)
         stats = () if kind in ("tool", "text") or points else GROUP_OPS  # no means of a paragraph
         eligible = [g for g in family if kind == "column" or _homogeneous(hay, g)] if stats else []
-        for op in _order(pair_ops + stats, cues):
-            if op in pair_ops:
-                tried.append((family, op, targets))
-                hit = _first_hit(hay, family, targets, op, mention)
-                if hit is not None and spent + pair_risk() <= max_chance:
-                    group, idx, t = hit
-                    return _make(hay, group, op, idx, t)
-                continue
-            found: tuple[_Group, tuple[int, ...], _Target] | None = None
-            for g in eligible:
-                for t in targets[id(g)]:
-                    p, stat_hit = _group_stat(g, op, t, percent_like)
-                    spent += p
-                    if found is None and stat_hit is not None and _acceptable(hay, g, op, stat_hit, t, mention):
-                        found = (g, stat_hit, t)
-            if found is not None and spent + pair_risk() <= max_chance:
-                return _make(hay, found[0], op, found[1], found[2])
+        plans.append((family, targets, pair_ops, stats, eligible))
+    cued = {op for cue in cues for op in _CUED.get(cue, ())}
+    # the operations the wording names, in every family, before anything else
+    tests = [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op in cued]
+    tests += [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op not in cued]
+    for (family, targets, pair_ops, _stats, eligible), op in tests:
+        if op in pair_ops:
+            tried.append((family, op, targets))
+            hit = _first_hit(hay, family, targets, op, mention)
+            if hit is not None and spent + pair_risk() <= max_chance:
+                group, idx, t = hit
+                return _make(hay, group, op, idx, t)
+            continue
+        found: tuple[_Group, tuple[int, ...], _Target] | None = None
+        for g in eligible:
+            for t in targets[id(g)]:
+                p, stat_hit = _group_stat(g, op, t, percent_like)
+                spent += p
+                if found is None and stat_hit is not None and _acceptable(hay, g, op, stat_hit, t, mention):
+                    found = (g, stat_hit, t)
+        if found is not None and spent + pair_risk() <= max_chance:
+            return _make(hay, found[0], op, found[1], found[2])
     return None
 
 

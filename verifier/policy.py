@@ -37,7 +37,7 @@ class Policy(BaseModel):
                          "average, ratio, share) for values not found in the data.")
     max_derive_items: int = Field(50, ge=0, description="Most values per answer the derive stage searches.")
     derive_max_chance: float = Field(
-        0.2, ge=0, description="A derivation is accepted only while fewer than this many accidental "
+        0.1, ge=0, description="A derivation is accepted only while fewer than this many accidental "
         "hits are expected over every search tried so far (chosen on TAT-QA dev, see BENCHMARKS.md).")
     extra_stopwords: tuple[str, ...] = Field(
         (), description="More capitalised words that are never tickers (added to the bundled stop-lists).",
