@@ -88,7 +88,7 @@ class _Target:
 def _groups(hay: Haystack) -> list[_Group]:
     """The haystack's operand groups, built once and kept on the haystack."""
     if hay.derive_cache is not None:
-        return hay.derive_cache  # type: ignore[no-any-return]
+        return hay.derive_cache[0]  # type: ignore[no-any-return]
     by_key: dict[tuple[str, int, object], list[tuple[Decimal, LeafId]]] = defaultdict(list)
     for leaf, value in hay.leaf_value.items():
         node = hay.leaves[leaf].node
@@ -109,7 +109,7 @@ def _groups(hay: Haystack) -> list[_Group]:
         groups.append(_Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale))
     order = {"record": 0, "column": 1, "text": 2, "tool": 3}
     groups.sort(key=lambda g: (order[g.kind], len(g.values)))
-    hay.derive_cache = groups
+    hay.derive_cache = (groups, {})
     return groups
 
 
@@ -166,11 +166,13 @@ def chance(group: _Group, op: str, t: _Target, hay: Haystack | None = None) -> f
     window = _window(t)
     if window <= t.tolerance:
         return 0.0
-    def plausible(pair: tuple[int, int]) -> bool:  # count only pairs a hit could be made of
-        return hay is None or _plausible_pair(hay, group, op, pair)
-
-    near = sum(1 for pair in _pairs(group, op, t, window) if plausible(pair))
-    hits = sum(1 for pair in _pairs(group, op, t, t.tolerance) if plausible(pair))
+    if hay is not None and len(group.values) <= 64 and not _always_plausible(group, op):
+        # a small record: count only the pairs a hit could be made of (same quantity)
+        near = sum(1 for pair in _pairs(group, op, t, window) if _plausible_pair(hay, group, op, pair))
+        hits = sum(1 for pair in _pairs(group, op, t, t.tolerance) if _plausible_pair(hay, group, op, pair))
+    else:  # columns, and large groups counted whole (an over-estimate: conservative)
+        near = _count_pairs(group, op, t, window)
+        hits = _count_pairs(group, op, t, t.tolerance)
     return (near - hits) * float(t.tolerance) / float(window - t.tolerance)
 
 
@@ -192,11 +194,10 @@ def _result(op: str, a: Decimal, b: Decimal) -> Decimal | None:
     return (a - b) / b if op == "percent_change" else a / b
 
 
-def _pairs(group: _Group, op: str, t: _Target, half_width: Decimal | None = None) -> Iterator[tuple[int, int]]:
-    """Index pairs (i, j) of ``group`` with op(values[i], values[j]) within
-    ``half_width`` (default: the target's tolerance) of the target."""
-    values = group.values
-    tol = t.tolerance if half_width is None else half_width
+def _ranges(group: _Group, op: str, t: _Target, half_width: Decimal) -> Iterator[tuple[int, range]]:
+    """For each operand ``j``, the index range of operands ``i`` with op(values[i],
+    values[j]) within ``half_width`` of the target: one bisection each."""
+    values, tol = group.values, half_width
     for j, b in enumerate(values):
         if op == "difference" and t.additive:  # a - b = t
             found = _range(values, b + t.value - tol, b + t.value + tol)
@@ -213,10 +214,25 @@ def _pairs(group: _Group, op: str, t: _Target, half_width: Decimal | None = None
             centre, width = b * t.value, abs(b) * tol
             found = _range(values, centre - width, centre + width)
         else:
+            if op in ("percent_change", "ratio") and not t.additive:
+                continue  # b == 0: no ratio
             return
+        yield j, found
+
+
+def _pairs(group: _Group, op: str, t: _Target, half_width: Decimal | None = None) -> Iterator[tuple[int, int]]:
+    """Index pairs (i, j) of ``group`` with op(values[i], values[j]) within
+    ``half_width`` (default: the target's tolerance) of the target."""
+    for j, found in _ranges(group, op, t, t.tolerance if half_width is None else half_width):
         for i in found:
             if i != j:
                 yield i, j
+
+
+def _count_pairs(group: _Group, op: str, t: _Target, half_width: Decimal) -> int:
+    """How many pairs :func:`_pairs` would yield, counted by range lengths (no
+    enumeration: a window over a 10,000-value column holds millions of pairs)."""
+    return sum(len(found) - (j in found) for j, found in _ranges(group, op, t, half_width))
 
 
 def _expression(op: str, paths: list[str], percent: bool) -> str:
@@ -270,9 +286,20 @@ def _group_stat(group: _Group, op: str, t: _Target, percent_like: bool) -> tuple
 
 
 def _homogeneous(hay: Haystack, group: _Group) -> bool:
-    """Whether every member of a record measures the same quantity (a row of years)."""
-    first = group.leaves[0]
-    return all(same_quantity(hay, first, other) for other in group.leaves[1:])
+    """Whether every member of a record measures the same quantity (a row of years).
+    Cached per haystack."""
+    cache = _facts(hay)
+    key = ("homogeneous", id(group))
+    if key not in cache:
+        first = group.leaves[0]
+        cache[key] = all(same_quantity(hay, first, other) for other in group.leaves[1:])
+    return bool(cache[key])
+
+
+def _facts(hay: Haystack) -> dict[tuple[str, int], object]:
+    """Per-haystack cache of facts about groups that do not depend on the answer."""
+    _groups(hay)
+    return hay.derive_cache[1]  # type: ignore[no-any-return]
 
 
 _KEY_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -306,11 +333,15 @@ def same_quantity(hay: Haystack, a: LeafId, b: LeafId) -> bool:
 _ADDITIVE = frozenset({"difference", "sum", "average", "total", "mean"})
 
 
+def _always_plausible(group: _Group, op: str) -> bool:
+    return group.kind not in ("record", "tool") or op == "ratio"
+
+
 def _plausible_pair(hay: Haystack, group: _Group, op: str, pair: tuple[int, int]) -> bool:
     """Whether two cells of one record could be added, subtracted or compared by
     percent change: only if they measure the same quantity (a ratio of different ones,
     a margin, is fine). Columns hold one quantity by construction."""
-    if group.kind not in ("record", "tool") or op == "ratio":
+    if _always_plausible(group, op):
         return True
     return same_quantity(hay, group.leaves[pair[0]], group.leaves[pair[1]])
 
@@ -362,6 +393,7 @@ _MONTHS_AND_DAYS = frozenset(
      "november", "december"] + [str(d) for d in range(1, 32)])
 
 
+@lru_cache(maxsize=16384)
 def label_words(text: str) -> frozenset[str]:
     """The words of a row or column label that a question would repeat: a column "Dec
     28, 2019" is named by "in 2019", so month names and day numbers do not count."""
@@ -369,7 +401,15 @@ def label_words(text: str) -> frozenset[str]:
 
 
 def _label_words(hay: Haystack, group: _Group) -> frozenset[str]:
-    """What a group is called: a row's or record's label, a column's header."""
+    """What a group is called: a row's or record's label, a column's header. Cached."""
+    cache = _facts(hay)
+    key = ("label", id(group))
+    if key not in cache:
+        cache[key] = _label_words_uncached(hay, group)
+    return cache[key]  # type: ignore[return-value]
+
+
+def _label_words_uncached(hay: Haystack, group: _Group) -> frozenset[str]:
     leaf = hay.leaves[group.leaves[0]]
     if group.kind == "record":
         text = _record_label(hay, leaf.node).replace("_", " ")
@@ -412,7 +452,8 @@ def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> 
 
 
 def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
-           focus: frozenset[str] = frozenset(), cues: frozenset[str] = frozenset()) -> Derivation | None:
+           focus: frozenset[str] = frozenset(), cues: frozenset[str] = frozenset(),
+           budget: Budget | None = None) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
@@ -439,7 +480,10 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
             if named and len(named) < len(family):
                 families.append((kind, named))
         families.append((kind, family))
-    return _search(mention, hay, max_chance, families, cues)
+    try:
+        return _search(mention, hay, max_chance, families, cues, budget)
+    except _OutOfBudget:
+        return None
 
 
 #: Operations each cue brings forward (pair operations and group statistics).
@@ -470,22 +514,22 @@ def cue_words(text: str) -> frozenset[str]:
 
 
 def _search(mention: Mention, hay: Haystack, max_chance: float,
-            families: list[tuple[str, list[_Group]]], cues: frozenset[str] = frozenset()) -> Derivation | None:
-    """Try each family and operation in turn. Every search tried is one more chance to
-    be lucky, so a hit must beat the accidental-hit risk of all the searches up to and
-    including its own (computed only when a hit needs it)."""
+            families: list[tuple[str, list[_Group]]], cues: frozenset[str] = frozenset(),
+            budget: Budget | None = None) -> Derivation | None:
+    """Try each family and operation in turn. Every search run is one more chance to be
+    lucky, so a hit is believed only while the accidental-hit risk of all the searches
+    up to and including its own stays within ``max_chance``."""
     points = mention.kind == "percentage_points"
     percent_like = mention.kind in ("percent", "basis_points")
-    tried: list[tuple[list[_Group], str, dict[int, list[_Target]]]] = []
-    spent = 0.0  # risk of the group-statistic searches so far (computed as they run)
+    spent = 0.0  # expected accidental hits over every search run so far
 
-    def pair_risk() -> float:
-        return sum(chance(g, op, t, hay) for family, op, targets in tried for g in family for t in targets[id(g)])
-
+    by_scale: dict[Decimal, list[_Target]] = {}
     plans = []
     for kind, family in families:
-        targets = {id(g): [t for base in _targets(mention, g.scale) for t in _signed(base, mention)]
-                   for g in family}
+        for g in family:
+            if g.scale not in by_scale:
+                by_scale[g.scale] = [t for base in _targets(mention, g.scale) for t in _signed(base, mention)]
+        targets = by_scale
         pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)
         stats = () if kind in ("tool", "text") or points else GROUP_OPS  # no means of a paragraph
         eligible = [g for g in family if kind == "column" or _homogeneous(hay, g)] if stats else []
@@ -494,30 +538,85 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
     # the operations the wording names, in every family, before anything else
     tests = [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op in cued]
     tests += [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op not in cued]
+    pending: list[tuple[list[_Group], str]] = []  # searches run whose risk is not yet counted
+
+    def believed() -> bool:
+        """Count the risk of every search run so far; is the total still in budget?"""
+        nonlocal spent
+        for fam, o in pending:
+            spent += _family_risk(hay, fam, o, by_scale, percent_like)
+        pending.clear()
+        return spent <= max_chance
+
     for (family, targets, pair_ops, _stats, eligible), op in tests:
         if op in pair_ops:
-            tried.append((family, op, targets))
-            hit = _first_hit(hay, family, targets, op, mention)
-            if hit is not None and spent + pair_risk() <= max_chance:
-                group, idx, t = hit
-                return _make(hay, group, op, idx, t)
-            continue
-        found: tuple[_Group, tuple[int, ...], _Target] | None = None
-        for g in eligible:
-            for t in targets[id(g)]:
-                p, stat_hit = _group_stat(g, op, t, percent_like)
-                spent += p
-                if found is None and stat_hit is not None and _acceptable(hay, g, op, stat_hit, t, mention):
-                    found = (g, stat_hit, t)
-        if found is not None and spent + pair_risk() <= max_chance:
-            return _make(hay, found[0], op, found[1], found[2])
+            pending.append((family, op))
+            hit = _first_hit(hay, family, targets, op, mention, budget)
+        else:
+            pending.append((eligible, op))
+            hit = _first_stat(hay, eligible, targets, op, mention, percent_like)
+        if hit is not None:
+            # risk is only worked out once a hit needs it; past the budget nothing later
+            # could be believed either, so the search ends here
+            return _make(hay, hit[0], op, hit[1], hit[2]) if believed() else None
     return None
 
 
-def _first_hit(hay: Haystack, family: list[_Group], targets: dict[int, list[_Target]], op: str,
-               mention: Mention) -> tuple[_Group, tuple[int, ...], _Target] | None:
+def _first_stat(hay: Haystack, eligible: list[_Group], targets: dict[Decimal, list[_Target]], op: str,
+                mention: Mention, percent_like: bool) -> tuple[_Group, tuple[int, ...], _Target] | None:
+    for g in eligible:
+        for t in targets[g.scale]:
+            stat_hit = _group_stat(g, op, t, percent_like)[1]
+            if stat_hit is not None and _acceptable(hay, g, op, stat_hit, t, mention):
+                return g, stat_hit, t
+    return None
+
+
+#: Families with more groups than this have their risk estimated from an even sample.
+RISK_SAMPLE = 40
+
+
+def _family_risk(hay: Haystack, family: list[_Group], op: str, targets: dict[Decimal, list[_Target]],
+                 percent_like: bool = False) -> float:
+    """Expected accidental hits of ``op`` over a family: exact for small families,
+    scaled up from an evenly spaced sample of groups for large ones (a haystack of
+    12,500 records is not walked twice to learn that it is too crowded to trust)."""
+    step = max(1, len(family) // RISK_SAMPLE)
+    sample = family[::step]
+    if op in GROUP_OPS:
+        risk = sum(_group_stat(g, op, t, percent_like)[0] for g in sample for t in targets[g.scale])
+    else:
+        risk = sum(chance(g, op, t, hay) for g in sample for t in targets[g.scale])
+    return risk * len(family) / len(sample) if sample else 0.0
+
+
+class Budget:
+    """How many operand values one answer's derive searches may scan in all. Every
+    search is linear-logarithmic, but a 100,000-leaf haystack times fifty unsupported
+    values is still seconds; past the budget the remaining searches are not run (the
+    values stay unsupported, and the report says why)."""
+
+    def __init__(self, values: int):
+        self.left = values
+        self.exhausted = False
+
+    def spend(self, n: int) -> bool:
+        self.left -= n
+        if self.left < 0:
+            self.exhausted = True
+        return not self.exhausted
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _first_hit(hay: Haystack, family: list[_Group], targets: dict[Decimal, list[_Target]], op: str,
+               mention: Mention, budget: Budget | None = None) -> tuple[_Group, tuple[int, ...], _Target] | None:
     for group in family:
-        for t in targets[id(group)]:
+        if budget is not None and not budget.spend(len(group.values) * len(targets[group.scale])):
+            raise _OutOfBudget
+        for t in targets[group.scale]:
             for idx in _pairs(group, op, t):
                 if _acceptable(hay, group, op, idx, t, mention):
                     return group, idx, t
@@ -568,8 +667,17 @@ def suggestion_name(found: Derivation, hay: Haystack) -> str:
 
 
 def _record_label(hay: Haystack, node: int) -> str:
-    """The first short text value beside a leaf (a row's first cell, a record's name)."""
+    """The first short text value beside a leaf (a row's first cell, a record's name).
+    Cached per haystack."""
     parent = hay._parent[node]
+    cache = _facts(hay)
+    key = ("record_label", parent)
+    if key not in cache:
+        cache[key] = _record_label_uncached(hay, parent)
+    return cache[key]  # type: ignore[return-value]
+
+
+def _record_label_uncached(hay: Haystack, parent: int) -> str:
     for leaf in hay.children_leaves(parent):
         raw = hay.leaves[leaf].raw
         if (leaf not in hay.leaf_value and 0 < len(raw) <= 200 and any(ch.isalpha() for ch in raw)

@@ -16,7 +16,7 @@ from normalizers import NormalizeError, number_symbols
 
 from . import score as scoring
 from ._errors import InputError, LimitError
-from .derive import cue_words, derive, focus_words, suggestion_name
+from .derive import Budget, cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .haystack import Haystack
 from .match import derived_item, match
@@ -63,6 +63,7 @@ def derive_stage(state: State) -> None:
         return
     hay, budget = state.haystack, state.policy.max_derive_items
     asked = focus_words(state.question) if state.question else frozenset()
+    work = Budget(state.policy.derive_max_work)
     items: list[Item] = []
     for mention, item in state.matched:
         if item.status == "unsupported" and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
@@ -70,7 +71,8 @@ def derive_stage(state: State) -> None:
             sentence = _sentence_around(state.answer, mention.start, mention.end)
             focus = asked | focus_words(sentence)
             cues = cue_words(sentence + " " + (state.question or ""))
-            found = derive(mention, hay, state.policy.derive_max_chance, focus, cues)
+            found = None if work.exhausted else derive(
+                mention, hay, state.policy.derive_max_chance, focus, cues, work)
             if found is not None:
                 tool = hay.tool_of(found.operands[0])
                 item = derived_item(mention, hay, found.operands, found.expression,
@@ -80,6 +82,9 @@ def derive_stage(state: State) -> None:
                     tool=tool.name, field=name, expression=found.expression, op=found.op,
                     text=f"add field {name} = {found.expression} to tool {tool.name}",
                 ))
+            elif work.exhausted:
+                item = item.model_copy(update={"reason": item.reason + " (derivation search skipped: "
+                                               "its work budget for this answer was spent)"})
         items.append(item)
     state.items = items
 

@@ -39,6 +39,9 @@ class Policy(BaseModel):
     derive_max_chance: float = Field(
         0.1, ge=0, description="A derivation is accepted only while fewer than this many accidental "
         "hits are expected over every search tried so far (chosen on TAT-QA dev, see BENCHMARKS.md).")
+    derive_max_work: int = Field(
+        100_000, ge=0, description="Most operand values the derive searches of one answer may scan "
+        "(bounds latency on very large haystacks; values left unsearched stay unsupported).")
     extra_stopwords: tuple[str, ...] = Field(
         (), description="More capitalised words that are never tickers (added to the bundled stop-lists).",
     )
