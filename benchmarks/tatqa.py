@@ -33,6 +33,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from benchmarks import peers
 from verifier import Haystack, Policy, baseline, verify
 from verifier.evaluate import percentiles
 
@@ -229,9 +230,11 @@ class _Tally:
         return f"{self.counts[hit] / n:.3f} ({self.counts[hit]}/{n})" if n else "n/a"
 
 
-def run(cases: list[dict[str, Any]], policy: Policy | None = None) -> dict[str, Any]:
+def run(cases: list[dict[str, Any]], policy: Policy | None = None, with_peers: bool = True) -> dict[str, Any]:
     ours: dict[str, _Tally] = defaultdict(_Tally)
     naive: dict[str, _Tally] = defaultdict(_Tally)
+    others = peers.available() if with_peers else {}
+    peer_tallies: dict[str, dict[str, _Tally]] = {name: defaultdict(_Tally) for name in others}
     misses: dict[str, list[str]] = defaultdict(list)
     for case in cases:
         key = f"{case['corpus']}/{case['kind']}"
@@ -245,7 +248,14 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None) -> dict[str, 
         noisy = case["kind"] == "arithmetic" and case["corpus"] == "tatqa" and _gold_noise(case)
         if noisy:
             ours[key].noise.append(case["id"])
-        for tally, passed in ((ours[key], report.flagged == 0), (naive[key], not naive_flags)):
+        peer_results = {}
+        for name, check in others.items():
+            t0 = time.perf_counter()
+            peer_results[name] = check(case["answer"], case["tools"], case["question"])
+            peer_tallies[name][key].times.append((time.perf_counter() - t0) * 1000)
+        verdicts = [(ours[key], report.flagged == 0), (naive[key], not naive_flags)]
+        verdicts += [(peer_tallies[n][key], not r.flagged) for n, r in peer_results.items()]
+        for tally, passed in verdicts:
             tally.counts["correct"] += 1
             tally.counts["correct_passed"] += passed
             if not noisy:
@@ -276,7 +286,12 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None) -> dict[str, 
             bad = verify(answer, haystack=hay, question=case["question"], policy=policy)
             flagged = [(i.start, i.end) for i in bad.items if i.flagged]
             naive_bad = [(s, e) for s, e, _ in baseline.unsupported(answer, case["tools"])]
-            for tally, flags in ((ours[key], flagged), (naive[key], naive_bad)):
+            flag_sets = [(ours[key], flagged), (naive[key], naive_bad)]
+            for name, check in others.items():
+                r = check(answer, case["tools"], case["question"])
+                # a peer that flags without spans still counts as flagged; localised needs spans
+                flag_sets.append((peer_tallies[name][key], r.spans or ([(-1, -1)] if r.flagged else [])))
+            for tally, flags in flag_sets:
                 tally.counts[bucket] += 1
                 tally.counts[bucket + "_flagged"] += bool(flags)
                 tally.counts[bucket + "_localised"] += any(s < span[1] and span[0] < e for s, e in flags)
@@ -286,7 +301,7 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None) -> dict[str, 
                 derived_bad = [i for i in bad.items if i.status == "derived"]
                 if derived_bad:
                     ours[key].counts["false_derivation"] += 1
-    return {"ours": ours, "naive": naive, "misses": misses}
+    return {"ours": ours, "naive": naive, "peers": peer_tallies, "misses": misses}
 
 
 def markdown(result: dict[str, Any]) -> str:
@@ -296,7 +311,9 @@ def markdown(result: dict[str, Any]) -> str:
               "derivation uses gold numbers | false derivations of altered values | latency p50 / p99 ms |"),
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for key in sorted(ours):
-        for name, tally in (("finverify", ours[key]), ("naive baseline", naive[key])):
+        rows = [("finverify", ours[key]), ("naive baseline", naive[key])]
+        rows += [(name, tallies[key]) for name, tallies in result.get("peers", {}).items()]
+        for name, tally in rows:
             c = tally.counts
             lat = percentiles(tally.times)
             derived = tally.rate("derived_same_cells", "derived") if name == "finverify" and key.endswith("arithmetic") else "–"
@@ -327,6 +344,7 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA, help="folder holding tatqa/ and finqa/")
     parser.add_argument("--limit", type=int, default=0, help="only the first N cases of each corpus")
     parser.add_argument("--json", type=Path, help="also write counts and the ids of misses here")
+    parser.add_argument("--no-peers", action="store_true", help="skip the peer packages (benchmarks/peers.py)")
     parser.add_argument("--max-chance", type=float, default=None,
                         help="Policy.derive_max_chance to run with (default: the Policy default)")
     args = parser.parse_args()
@@ -341,7 +359,7 @@ def main() -> None:
     if args.limit:
         cases = [c for c in cases if c["corpus"] == "tatqa"][: args.limit] + [c for c in cases if c["corpus"] == "finqa"]
     policy = Policy(derive_max_chance=args.max_chance) if args.max_chance is not None else None
-    result = run(cases, policy)
+    result = run(cases, policy, with_peers=not args.no_peers)
     print(markdown(result))
     if args.json:
         args.json.write_text(json.dumps({
