@@ -104,11 +104,12 @@ def test_eval_reports_metrics_and_writes_json(tmp_path):
     assert set(result["latency_ms"]) == {"p50", "p90", "p99", "max"}
 
 
-def test_eval_bad_line_names_the_line(tmp_path):
+@pytest.mark.parametrize("bad", ["{oops", "[1, 2]", '{"answer": "x", "tool_results": {}, "label": "maybe"}'])
+def test_eval_bad_line_names_the_line(tmp_path, bad):
     data = tmp_path / "set.jsonl"
-    data.write_text('{"answer": "x", "tool_results": {}, "label": "clean"}\n{oops\n')
+    data.write_text('{"answer": "x", "tool_results": {}, "label": "clean"}\n' + bad + "\n")
     res = run("eval", str(data), "--no-progress")
-    assert res.returncode == 2 and "set.jsonl:2" in res.stderr
+    assert res.returncode == 2 and "set.jsonl:2" in res.stderr and "Traceback" not in res.stderr
 
 
 def test_suggest_counts_missing_derived_fields_most_frequent_first(tmp_path):

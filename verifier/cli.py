@@ -23,11 +23,11 @@ import stoplists
 
 from ._errors import VerifierError
 from .evaluate import load_dataset, run
-from .jsonio import load_path, loads, read_text
+from .jsonio import load_path, loads, read_jsonl, read_text
 from .models import Report
 from .pipeline import verify
 from .policy import Policy
-from .suggest import aggregate, read_jsonl
+from .suggest import aggregate
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Check an assistant's answer against the tool results it consulted.")

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from . import baseline
 from ._errors import InputError
-from .jsonio import loads
+from .jsonio import read_jsonl
 from .pipeline import verify
 
 
@@ -55,17 +55,13 @@ class EvalResult(BaseModel):
 def load_dataset(path: str | Path) -> list[dict[str, Any]]:
     """The records of a JSONL labelled set; errors name the line."""
     records = []
-    text = Path(path).read_text(encoding="utf-8")
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        record = loads(line, f"{path}:{n}")
+    for where, record in read_jsonl(path):
         for field in ("answer", "tool_results", "label"):
             if field not in record:
-                raise InputError(f"missing field {field!r}", f"{path}:{n}")
+                raise InputError(f"missing field {field!r}", where)
         if record["label"] not in ("clean", "faulty"):
-            raise InputError(f"label must be 'clean' or 'faulty', got {record['label']!r}", f"{path}:{n}")
-        record.setdefault("id", f"line{n}")
+            raise InputError(f"label must be 'clean' or 'faulty', got {record['label']!r}", where)
+        record.setdefault("id", "line" + where.rsplit(":", 1)[-1])
         records.append(record)
     return records
 

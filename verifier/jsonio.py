@@ -4,6 +4,7 @@ float rounding), clear errors for malformed or absurdly nested input."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,18 @@ def load_path(path: str | Path) -> Any:
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror})", str(path)) from None
     return loads(data, str(path))
+
+
+def read_jsonl(path: str | Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(``file:line``, object) for each non-blank line of a JSONL file; a line that is
+    not a JSON object is an error naming it."""
+    for n, line in enumerate(read_text(path).splitlines(), 1):
+        if line.strip():
+            where = f"{path}:{n}"
+            record = loads(line, where)
+            if not isinstance(record, dict):
+                raise InputError("each line must be a JSON object", where)
+            yield where, record
 
 
 def read_text(path: str | Path) -> str:

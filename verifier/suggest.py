@@ -14,13 +14,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from ._errors import InputError
-from .jsonio import loads
 from .pipeline import verify
 
 
@@ -67,14 +65,3 @@ def aggregate(records: Iterable[tuple[str, dict[str, Any]]]) -> list[FieldSugges
         for (tool, field, op), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     ]
 
-
-def read_jsonl(path: str | Path) -> Iterable[tuple[str, dict[str, Any]]]:
-    """(``file:line``, object) for each non-blank line of a JSONL file."""
-    text = Path(path).read_text(encoding="utf-8")
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            where = f"{path}:{n}"
-            record = loads(line, where)
-            if not isinstance(record, dict):
-                raise InputError("each line must be a JSON object", where)
-            yield where, record
