@@ -107,3 +107,22 @@ def test_chance_is_counted_over_every_group_searched():
 
 def test_derive_can_be_turned_off():
     assert one("Other fell 22.22%.", policy=Policy(derive=False))[0].status == "unsupported"
+
+
+def test_sum_ratio_and_total_are_derived():
+    tools = {"segments": [{"name": "Cloud", "revenue_millions": 412.5}, {"name": "Devices", "revenue_millions": 130.25},
+                          {"name": "Services", "revenue_millions": 57.75}]}
+    item, _ = one("Revenue from all segments totaled $600.5 million.", tools)
+    assert item.status == "derived" and item.expression == "sum($.segments[*].revenue_millions)"
+    item, _ = one("Cloud was 3.17 times Devices.", tools)
+    assert item.status == "derived" and item.expression == "$.segments[0].revenue_millions / $.segments[1].revenue_millions"
+    row = {"quarters": {"columns": ["", "Q1 2026", "Q2 2026"], "rows": [["Bookings", "1,204.6", "1,318.9"]]}}
+    item, _ = one("Bookings for the two quarters came to 2,523.5 combined.", row)
+    assert item.status == "derived" and "+" in item.expression
+
+
+def test_hedged_rounding_happens_after_scaling():
+    tools = {"volume_thousands": 2236}
+    item, _ = one("Volume was about 2.24 million shares.", tools)
+    assert item.status == "rounded" and item.evidence[0].raw == "2236"
+    assert one("Volume was about 2.23 million shares.", tools)[0].status == "unsupported"
