@@ -71,10 +71,22 @@ def test_most_values_flagged_is_low_and_policy_can_abstain():
 
 
 def test_sign_not_stated_matches_a_negative_value_but_a_wrong_sign_does_not():
-    tools = {"change_pct": -3.2}
+    tools = {"change_pct": -3.2, "net_income": -5000000}
     assert item(verify("It fell 3.2% today.", tools), "3.2%").status == "normalized"
+    assert item(verify("It moved 3.2% today.", tools), "3.2%").status == "normalized"
     assert item(verify("It moved -3.2% today.", tools), "-3.2%").status == "exact"
     assert item(verify("It moved +3.2% today.", tools), "+3.2%").status == "unsupported"
+    rose = item(verify("It rose 3.2% today.", tools), "3.2%")
+    assert rose.status == "unsupported" and "opposite sign" in rose.reason
+    assert rose.evidence[0].path == "$.change_pct"
+    assert item(verify("A loss of $5m.", tools), "$5m").status == "normalized"  # amounts: sign free
+
+
+def test_a_percentage_as_written_needs_a_field_that_holds_percentages():
+    tools = {"eps": 2.94, "yields": {"10Y": 4.31}, "table": {"columns": ["", "Change (%)"], "rows": [["A", "2.2"]]}}
+    assert item(verify("It was up 3% on the day.", tools), "3%").status == "unsupported"  # not eps 2.94
+    assert item(verify("The ten-year yields 4.31%.", tools), "4.31%").status == "exact"
+    assert item(verify("A changed 2.2%.", tools), "2.2%").status in ("exact", "normalized")
 
 
 def test_scale_from_key_and_from_answer():
@@ -195,8 +207,16 @@ def test_bad_input_raises_a_clear_value_error(kwargs, error, match):
 
 def test_odd_unicode_in_answer_keeps_spans():
     answer = "Price\u00a0was\u202f$１４２.３０ and change −1.43%."
-    r = verify(answer, {"price": Decimal("142.30"), "chg": -1.43})
+    r = verify(answer, {"price": Decimal("142.30"), "chg_pct": -1.43})
     for it in r.items:
         assert answer[it.start:it.end] == it.text
     assert item(r, "$１４２.３０").status == "exact"
     assert item(r, "−1.43%").status == "exact"
+
+
+def test_a_column_printed_with_percent_signs_holds_percentages_throughout():
+    table = {"columns": ["", "2019", "2018"], "rows": [["Sales", "100.0 %", "100.0 %"], ["Gross profit", "40.0", "50.9"]]}
+    assert item(verify("Gross margin was 50.9% in 2018.", table), "50.9%").status in ("exact", "normalized")
+    rows = {"rows": [{"event": "CPI", "forecast": 2.9, "unit": "%"}, {"event": "Sentiment", "forecast": 64.2, "unit": "index"}]}
+    assert item(verify("CPI is forecast at 2.9%.", rows), "2.9%").status == "normalized"
+    assert item(verify("Sentiment is forecast at 64.2%.", rows), "64.2%").status == "unsupported"

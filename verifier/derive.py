@@ -353,6 +353,9 @@ def _acceptable(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: 
     least as precisely as its operands (9.886 is not "10"), unless hedged."""
     if t.magnitude and not (op in ("sum", "average", "total", "mean") and all(group.values[i] < 0 for i in idx)):
         return False
+    if t.additive and mention.kind in ("percent", "basis_points", "percentage_points") and not all(
+            hay.is_percent(group.leaves[i]) for i in idx):
+        return False  # "grew 30%" is not 150 - 120: only percentages add up to a percentage
     if len(idx) == 2 and op in PAIR_OPS and not _plausible_pair(hay, group, op, (idx[0], idx[1])):
         return False
     if op in _ADDITIVE and not mention.hedged:

@@ -83,7 +83,12 @@ _SCALE_KEY_WORDS = (
     (regex.compile(r"(?i)(thousand|(?<![a-z])(k|000s)(?![a-z])|_k$)"), Decimal("1E3")),
 )
 _SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_symbol", "code"})
-_PERCENT_KEY = regex.compile(r"(?i)(pct|percent|perc(?![a-z])|_pc$|yield|margin|%)")
+_PERCENT_KEY = regex.compile(
+    r"(?i)(pct|percent|perc(?![a-z])|_pc$|yield|margin|%|rate|growth|return|weight"
+    r"|_pp$|(?<![a-z])pp(?![a-z])|_bps?$"  # percentage points and basis points are percentages too
+    r"|spread|curve|(?<![a-z])y\d{1,2}(?![a-z0-9])|(?<![a-z0-9])\d{1,2}y(?![a-z]))"  # rates: 10Y, y2, 2s10s spread
+)
+_PERCENT_UNITS = frozenset({"%", "percent", "per cent", "pct", "pp", "bp", "bps"})
 _CODE_KEYS = frozenset({"isin", "cusip", "sedol", "lei", "figi", "security_id", "securityid"})
 _UNIT_FIELDS = frozenset({"scale", "unit", "units", "unit_scale", "denomination", "currency_unit", "amounts_in"})
 _UPPER_OR_DIGIT = regex.compile(r"[A-Z0-9]")
@@ -176,8 +181,12 @@ class Haystack:
         #: the operands the derive stage combines
         self.leaf_value: dict[LeafId, Decimal] = {}
         self.text_values: dict[LeafId, list[Decimal]] = defaultdict(list)  # figures in text
+        #: leaves that hold a percentage: a "12.3%" string, or a number under a key or
+        #: column header that says so (change_pct, "Change (%)", yield, rate)
+        self.percent_leaves: set[LeafId] = set()
         self.derive_cache: Any = None  # built by verifier.derive on first use
         self._children: dict[int, list[LeafId]] | None = None
+        self._pct_columns: set[tuple[int, str | int | None]] | None = None
         for tool in self.tools:
             self._walk(tool)
         self._mentions_cache = {}
@@ -302,6 +311,7 @@ class Haystack:
         self.numbers[number].append(NumRef(leaf, "value", raw))
         self.leaf_value[leaf] = number
         if key is not None and _is_percent_key(key):  # {"change_pct": 1.43} is 0.0143 too
+            self.percent_leaves.add(leaf)
             self.numbers[numbers.CONTEXT.divide(number, 100)].append(NumRef(leaf, "percent field as fraction", raw))
         if scale is not None:
             self.numbers[numbers.CONTEXT.multiply(number, scale)].append(NumRef(leaf, "scaled by key", raw))
@@ -340,6 +350,8 @@ class Haystack:
     def _index_mention(self, leaf: LeafId, mention: Any, key: str | None,
                        scale: Decimal | None, whole: bool) -> None:
         if mention.num_forms:
+            if mention.kind == "percent" or (whole and key is not None and _is_percent_key(key)):
+                self.percent_leaves.add(leaf)
             how = "value" if whole else "in text"
             digits = mention.digits or mention.text
             for form in mention.num_forms:
@@ -462,6 +474,40 @@ class Haystack:
                 leaves.sort(key=lambda i: self.leaves[i].node)
             self._children = children
         return self._children.get(parent, [])
+
+    def is_percent(self, leaf: LeafId) -> bool:
+        """Whether a leaf holds a percentage: a "12.3%" string, a key or column header
+        that says so (change_pct, "Change (%)"), an enclosing key that does
+        ({"yields": {"10Y": 4.31}}), or a unit field beside it ({"unit": "%"})."""
+        if leaf in self.percent_leaves:
+            return True
+        parent = self._parent[self.leaves[leaf].node]
+        for sibling in self.children_leaves(parent):  # a row or record with "unit": "%"
+            entry = self.leaves[sibling]
+            if entry.key and entry.key.lower() in _UNIT_FIELDS and entry.raw.strip().lower() in _PERCENT_UNITS:
+                return True
+        if parent >= 0 and (self._parent[parent], self._segment[self.leaves[leaf].node]) in self._percent_columns():
+            return True  # a column where some cells print "%" ("100.0 %" atop, "50.9" below)
+        node = parent
+        while node >= 0:
+            segment = self._segment[node]
+            if isinstance(segment, str) and _is_percent_key(segment):
+                return True
+            node = self._parent[node]
+        return False
+
+    def _percent_columns(self) -> set[tuple[int, str | int | None]]:
+        """(table or array node, column) pairs where some cell is printed with "%"."""
+        if self._pct_columns is None:
+            columns: set[tuple[int, str | int | None]] = set()
+            for leaf in self.percent_leaves:
+                entry = self.leaves[leaf]
+                if "%" in entry.raw:
+                    parent = self._parent[entry.node]
+                    if parent >= 0:
+                        columns.add((self._parent[parent], self._segment[entry.node]))
+            self._pct_columns = columns
+        return self._pct_columns
 
     def leaf_scale(self, leaf: LeafId) -> Decimal | None:
         """The scale the data states for a leaf: from its key/column header, else from

@@ -156,25 +156,61 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
             return _item(mention, "rounded", f"rounds from {_where(ev[0])}; marked as approximate", ev, 1)
         return _item(mention, "drift", f"{_where(ev[0])} rounds to this, but the answer does not say "
                      "it is approximate", ev, 1)
+    wrong_way = _opposite_sign(mention, hay)
+    if wrong_way is not None:
+        return _item(mention, "unsupported", f"{_where(wrong_way)} has the opposite sign: the answer says it "
+                     f"{'fell' if mention.direction < 0 else 'rose'}", [wrong_way], 1)
     return _item(mention, "unsupported", "not found in the tool data")
 
 
+def _opposite_sign(mention: Mention, hay: Haystack) -> Evidence | None:
+    """For "rose 1.2%" against -1.2 (or "fell" against +1.2): the leaf that shows the
+    value went the other way."""
+    if mention.kind not in _PERCENT_KINDS or not mention.direction or mention.explicit_sign:
+        return None
+    for form in mention.num_forms:
+        value = form.value if mention.direction < 0 else -form.value
+        refs = _num_refs(hay, form, value)
+        if refs:
+            return _evidence(hay, refs[0].leaf, "opposite sign")
+    return None
+
+
+_PERCENT_KINDS = frozenset({"percent", "basis_points", "percentage_points"})
+
+
 def _signed(form: NumForm, mention: Mention) -> list[tuple[Decimal, bool]]:
-    values = [(form.value, False)]
-    if not mention.explicit_sign and form.value != 0:
-        values.append((-form.value, True))
-    return values
+    """The signed values to look for, with whether the sign was taken from elsewhere.
+
+    A written sign is final. For a percentage, a word of direction is a sign: "fell
+    2.43%" is -2.43%, "rose 1.2%" is +1.2%. Otherwise the sign was not stated and both
+    are accepted (for amounts too: "a loss of $5m" may be stored as 5m or -5m)."""
+    if mention.explicit_sign or form.value == 0:
+        return [(form.value, False)]
+    if mention.kind in _PERCENT_KINDS and mention.direction:
+        return [(-form.value, True)] if mention.direction < 0 else [(form.value, False)]
+    return [(form.value, False), (-form.value, True)]
+
+
+def _num_refs(hay: Haystack, form: NumForm, value: Decimal) -> list[NumRef]:
+    """Leaves holding ``value`` in the sense of ``form``: a percentage as written (1.4
+    for 1.4%) only where the data marks a percentage; a bare scaled mantissa ($2.1bn
+    vs 2.1) only where the data states no scale."""
+    refs = hay.numbers.get(value)
+    if not refs:
+        return []
+    if form.how == "percent form":
+        return [r for r in refs if hay.is_percent(r.leaf)]
+    if form.how == "unscaled":
+        return [r for r in refs if r.how in ("value", "in text") and hay.leaf_scale(r.leaf) is None]
+    return refs
 
 
 def _exact_candidates(mention: Mention, hay: Haystack) -> list[tuple[NumForm, NumRef, bool]]:
     found: list[tuple[NumForm, NumRef, bool]] = []
     for form in mention.num_forms:
         for value, flipped in _signed(form, mention):
-            refs = hay.numbers.get(value)
-            if refs:
-                if form.how == "unscaled":  # "$2.1bn" vs 2.1: only where the data states no scale
-                    refs = [r for r in refs if r.how in ("value", "in text") and hay.leaf_scale(r.leaf) is None]
-                found.extend((form, ref, flipped) for ref in refs)
+            found.extend((form, ref, flipped) for ref in _num_refs(hay, form, value))
     return found
 
 
@@ -222,9 +258,10 @@ def _nearest(mention: Mention, hay: Haystack) -> tuple[NumRef, bool] | None:
             if form.how == "unscaled":
                 continue  # rounding a bare mantissa is too loose to mean anything
             for candidate in hay.near(value, form.tolerance):
+                refs = _num_refs(hay, form, candidate)
                 distance = abs(candidate - value) / form.tolerance if form.tolerance else Decimal(0)
-                if best is None or distance < best[0]:
-                    best = (distance, hay.numbers[candidate][0], flipped)
+                if refs and (best is None or distance < best[0]):
+                    best = (distance, refs[0], flipped)
     if best is None:
         return None
     return best[1], best[2]
