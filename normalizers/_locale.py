@@ -31,8 +31,8 @@ def number_symbols(locale: str) -> NumberSymbols:
     """The number symbols of ``locale`` (``en_US``, ``de-CH``, ...)."""
     try:
         loc = Locale.parse(locale.replace("-", "_"))
-    except (UnknownLocaleError, ValueError, TypeError) as exc:
-        raise NormalizeError("locale", locale, f"unknown locale ({exc})") from None
+    except (UnknownLocaleError, ValueError, TypeError):
+        raise NormalizeError("locale", locale, "not a locale Babel knows (try en_US, de_DE, fr_FR)") from None
     symbols = loc.number_symbols.get("latn", loc.number_symbols)
     decimal = symbols["decimal"]
     group = symbols["group"]

@@ -220,3 +220,26 @@ def test_a_column_printed_with_percent_signs_holds_percentages_throughout():
     rows = {"rows": [{"event": "CPI", "forecast": 2.9, "unit": "%"}, {"event": "Sentiment", "forecast": 64.2, "unit": "index"}]}
     assert item(verify("CPI is forecast at 2.9%.", rows), "2.9%").status == "exact"
     assert item(verify("Sentiment is forecast at 64.2%.", rows), "64.2%").status == "unsupported"
+
+
+def test_every_schema_field_has_a_description():
+    schema = Report.model_json_schema()
+    missing = [("Report", k) for k, v in schema["properties"].items() if "description" not in v]
+    for name, model in schema["$defs"].items():
+        missing += [(name, k) for k, v in model.get("properties", {}).items() if "description" not in v]
+    assert missing == []
+
+
+def test_policy_may_be_a_dict_and_bad_ones_are_input_errors():
+    assert verify("AAPL at $142.30.", QUOTE, policy={"derive": False}).confidence == "high"
+    with pytest.raises(InputError, match="policy"):
+        verify("AAPL at $142.30.", QUOTE, policy={"no_such_option": 1})
+    with pytest.raises(InputError, match="policy"):
+        verify("AAPL at $142.30.", QUOTE, policy=3)  # type: ignore[arg-type]
+
+
+def test_empty_answer_and_tool_list_without_output_are_input_errors():
+    with pytest.raises(InputError, match="empty"):
+        verify("   \n", QUOTE)
+    with pytest.raises(InputError, match=r"tool_results\[0\]"):
+        verify("AAPL", [{"name": "quote"}])

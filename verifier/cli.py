@@ -67,7 +67,12 @@ def check(
         else:
             tool_results = load_path(tools)
             text = sys.stdin.read() if answer == "-" else read_text(answer)
-        policy = Policy(extra_stopwords=tuple(sorted(stoplists.load_file(stopwords)))) if stopwords else None
+        policy = None
+        if stopwords:
+            try:
+                policy = Policy(extra_stopwords=tuple(sorted(stoplists.load_file(stopwords))))
+            except OSError as exc:
+                _fail(f"{stopwords}: cannot read file ({exc.strerror})")
         report = verify(text.rstrip("\n"), tool_results, question=question, locale=locale, policy=policy)
     except (VerifierError, OSError) as exc:
         _fail(str(exc))
@@ -92,6 +97,8 @@ def eval_(
         records = load_dataset(dataset)
     except (VerifierError, OSError) as exc:
         _fail(str(exc))
+    if not records:
+        _fail(f"{dataset}: no cases in the file")
     with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, disable=not progress) as bar:
         task = bar.add_task("eval", total=len(records))
@@ -124,7 +131,7 @@ def eval_(
 @app.command()
 def suggest(
     reports: Annotated[Path, typer.Argument(help="JSONL of reports (with 'suggestions') or of cases (answer, tool_results).")],
-    top: Annotated[int, typer.Option(help="Show at most this many.")] = 20,
+    top: Annotated[int, typer.Option(help="Show at most this many.", min=1)] = 20,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write all suggestions as JSON here.")] = None,
 ) -> None:
     """Missing derived fields: values answers computed from tool data, most frequent first."""
@@ -152,10 +159,18 @@ def schema() -> None:
 
 
 def _print_report(answer: str, report: Report) -> None:
-    text = Text(answer)
-    for item in report.items:
-        if item.flagged:
-            text.stylize(_STYLE.get(item.status, "bold red"), item.start, item.end)
+    if out.is_terminal:
+        text = Text(answer)
+        for item in report.items:
+            if item.flagged:
+                text.stylize(_STYLE.get(item.status, "bold red"), item.start, item.end)
+    else:  # no colour in a pipe or a file: mark flagged spans with brackets instead
+        marked, last = [], 0
+        for item in sorted((i for i in report.items if i.flagged), key=lambda i: i.start):
+            if item.start >= last:
+                marked += [answer[last:item.start], "[[", answer[item.start:item.end], "]]"]
+                last = item.end
+        text = Text("".join(marked) + answer[last:])
     badge = Text(f" {report.warnings.badge.label} ", style=_BADGE[report.confidence])
     out.print(badge, Text(f" confidence {report.confidence}, score {report.score:.2f}, action {report.action}"))
     out.print(report.warnings.message)
@@ -166,8 +181,12 @@ def _print_report(answer: str, report: Report) -> None:
     for col in ("text", "kind", "status", "evidence / reason"):
         table.add_column(col)
     for item in report.items:
-        where = (f"{item.evidence[0].tool} {item.evidence[0].path} = {item.evidence[0].raw!r}"
-                 if item.evidence else item.reason)
+        if item.expression:
+            where = f"{item.evidence[0].tool} {item.expression}"
+        elif item.evidence:
+            where = f"{item.evidence[0].tool} {item.evidence[0].path} = {item.evidence[0].raw!r}"
+        else:
+            where = item.reason
         style = _STYLE.get(item.status, "") if item.flagged else ""
         table.add_row(item.text, item.kind, Text(item.status, style=style), where)
     out.print(table)

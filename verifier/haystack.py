@@ -129,9 +129,9 @@ def as_tools(tool_results: Any) -> list[Tool]:
             and set(tool_results) <= {"name", "output", "id", "arguments"}:
         tool_results = [tool_results]
     if isinstance(tool_results, (list, tuple)) and tool_results and all(
-        isinstance(t, dict) and "name" in t and ("output" in t or set(t) <= {"name", "id", "arguments"})
+        isinstance(t, dict) and "name" in t and set(t) <= {"name", "id", "arguments", "output"}
         for t in tool_results
-    ) and any(isinstance(t, dict) and "output" in t for t in tool_results):
+    ):  # every element shaped like a tool result: one without "output" is a mistake, not data
         tools = []
         for i, t in enumerate(tool_results):
             if "output" not in t:

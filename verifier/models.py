@@ -103,12 +103,12 @@ class Highlight(BaseModel):
 
     model_config = _FROZEN
 
-    start: int
-    end: int
-    text: str
-    kind: Kind
-    status: Status
-    reason: str
+    start: int = Field(description="Start offset of the span in the answer (characters).")
+    end: int = Field(description="End offset (exclusive) of the span in the answer.")
+    text: str = Field(description="The flagged value as written in the answer.")
+    kind: Kind = Field(description="What sort of value it is.")
+    status: Status = Field(description="Why it is flagged: drift, unsupported or invalid.")
+    reason: str = Field(description="One sentence to show on hover.")
 
 
 class Warnings(BaseModel):
@@ -116,7 +116,7 @@ class Warnings(BaseModel):
 
     model_config = _FROZEN
 
-    badge: Badge
+    badge: Badge = Field(description="The confidence badge.")
     message: str = Field(description="One or two sentences for the user.")
     highlights: list[Highlight] = Field(default_factory=list, description="Flagged spans, in answer order.")
     retry_hint: str | None = Field(
@@ -136,7 +136,7 @@ class Report(BaseModel):
     flagged: int = Field(description="Number of flagged items.")
     counts: dict[str, int] = Field(description="Items per status.")
     items: list[Item] = Field(description="Every extracted value, in answer order.")
-    warnings: Warnings
+    warnings: Warnings = Field(description="The UI payload: badge, message, highlights, retry hint.")
     suggestions: list[Suggestion] = Field(
         default_factory=list, description="Missing derived fields: values the answer computed from the data.")
     locale: str = Field(description="Locale the answer was read in.", examples=["en_US"])

@@ -125,7 +125,7 @@ def verify(
     *,
     question: str | None = None,
     locale: str = "en_US",
-    policy: Policy | None = None,
+    policy: Policy | dict[str, Any] | None = None,
     haystack: Haystack | None = None,
 ) -> Report:
     """Check ``answer`` against ``tool_results`` and return a :class:`Report`.
@@ -135,9 +135,19 @@ def verify(
     Raises :class:`InputError` / :class:`LimitError` (both ``ValueError``) for unusable
     input; never anything from deep inside.
     """
-    policy = policy or Policy()
+    if policy is None:
+        policy = Policy()
+    elif isinstance(policy, dict):
+        try:
+            policy = Policy.model_validate(policy)
+        except ValueError as exc:
+            raise InputError(str(exc), "policy") from None
+    elif not isinstance(policy, Policy):
+        raise InputError(f"must be a Policy or a dict of its fields, got {type(policy).__name__}", "policy")
     if not isinstance(answer, str):
         raise InputError(f"must be a string, got {type(answer).__name__}", "answer")
+    if not answer.strip():
+        raise InputError("is empty: there is nothing to verify", "answer")
     if len(answer) > policy.max_answer_chars:
         raise LimitError("answer length in characters", len(answer), policy.max_answer_chars)
     if question is not None and not isinstance(question, str):
@@ -148,7 +158,8 @@ def verify(
         raise InputError(str(exc), "locale") from None
     if haystack is None:
         if tool_results is None:
-            raise InputError("give tool_results or a prebuilt haystack", "tool_results")
+            raise InputError("missing (None): pass the tool results, or haystack= a prebuilt Haystack",
+                             "tool_results")
         haystack = Haystack(tool_results, locale=locale, max_leaves=policy.max_leaves)
     elif tool_results is not None:
         raise InputError("give tool_results or haystack, not both", "haystack")

@@ -71,8 +71,24 @@ def _message(items: list[Item], flagged: list[Item], confidence: str) -> str:
     if confidence == "low":
         return (f"{len(flagged)} of {len(items)} values could not be verified against the tool data. "
                 "Treat this answer with caution or ask again.")
-    return (f"{len(flagged)} of {len(items)} values could not be verified against the tool data; "
-            "they are highlighted.")
+    return f"{_what(flagged)}: {len(flagged)} of {len(items)} values, highlighted."
+
+
+_PLAIN = {
+    "drift": ("value is", "values are", "a rounded form of the tool data not marked as approximate"),
+    "unsupported": ("value is", "values are", "not in the tool data"),
+    "invalid": ("code has", "codes have", "a wrong check digit"),
+}
+
+
+def _what(flagged: list[Item]) -> str:
+    """"1 value is not in the tool data, 1 value is a rounded form of ...": by status."""
+    counts: Counter[str] = Counter(item.status for item in flagged)
+    parts = []
+    for status, (one, many, what) in _PLAIN.items():
+        if counts[status]:
+            parts.append(f"{counts[status]} {one if counts[status] == 1 else many} {what}")
+    return "; ".join(parts).capitalize()
 
 
 _HINT = {
