@@ -243,3 +243,13 @@ def test_empty_answer_and_tool_list_without_output_are_input_errors():
         verify("   \n", QUOTE)
     with pytest.raises(InputError, match=r"tool_results\[0\]"):
         verify("AAPL", [{"name": "quote"}])
+
+
+def test_an_amount_in_another_currency_than_the_data_states_is_flagged():
+    tools = {"quote": {"symbol": "SAP", "price": 1234.56, "currency": "EUR"}}
+    chf = item(verify("SAP trades at CHF 1'234.56.", tools, locale="de_CH"), "CHF 1'234.56")
+    assert chf.status == "unsupported" and "in EUR, not CHF" in chf.reason
+    assert chf.evidence[0].path == "$.quote.price"
+    assert item(verify("SAP trades at €1,234.56.", tools), "€1,234.56").status == "normalized"
+    assert item(verify("SAP trades at 1,234.56.", tools), "1,234.56").status == "normalized"  # none stated
+    assert item(verify("It trades at $1,234.56.", {"price": 1234.56}), "$1,234.56").status == "normalized"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 
@@ -72,6 +72,7 @@ class Mention:
     stoplisted: bool = False  # a ticker-shaped word on a stop-list: kept only if the data has it
     direction: int = 0  # -1 after "fell", "down"...; +1 after "rose", "up"...; 0 otherwise
     written: Decimal | None = None  # the number as written, signed, before scale or percent
+    currencies: tuple[str, ...] = ()  # ISO codes the written currency may stand for ("$": USD, CAD...)
     extra: dict[str, object] = field(default_factory=dict, compare=False)
 
 
@@ -278,9 +279,10 @@ class Extractor:
         try:
             if g.get("cur") or g.get("cur_after"):
                 amount = amounts.from_groups(raw, g, self.locale)
-                return self._number_mention("amount", raw, m, amount.number, hedged,
-                                            amount.currencies[0] if amount.currencies else amount.symbol,
-                                            direction)
+                mention = self._number_mention("amount", raw, m, amount.number, hedged,
+                                               amount.currencies[0] if amount.currencies else amount.symbol,
+                                               direction)
+                return replace(mention, currencies=amount.currencies)
             unit = percents.unit_of(g)
             if unit:
                 pct = percents.ParsedPercent(raw, numbers.from_groups(raw, g, self.locale), unit)

@@ -88,6 +88,7 @@ _PERCENT_KEY = regex.compile(
     r"|_pp$|(?<![a-z])pp(?![a-z])|_bps?$"  # percentage points and basis points are percentages too
     r"|spread|curve|(?<![a-z])y\d{1,2}(?![a-z0-9])|(?<![a-z0-9])\d{1,2}y(?![a-z]))"  # rates: 10Y, y2, 2s10s spread
 )
+_CURRENCY_KEYS = frozenset({"currency", "currency_code", "ccy", "cur", "currencycode", "iso_currency"})
 _PERCENT_UNITS = frozenset({"%", "percent", "per cent", "pct", "pp", "bp", "bps"})
 _CODE_KEYS = frozenset({"isin", "cusip", "sedol", "lei", "figi", "security_id", "securityid"})
 _UNIT_FIELDS = frozenset({"scale", "unit", "units", "unit_scale", "denomination", "currency_unit", "amounts_in"})
@@ -508,6 +509,23 @@ class Haystack:
                         columns.add((self._parent[parent], self._segment[entry.node]))
             self._pct_columns = columns
         return self._pct_columns
+
+    def currency_of(self, leaf: LeafId) -> str | None:
+        """The ISO currency the data states for a leaf: a ``currency`` field in its
+        record or an enclosing one ({"currency": "EUR", "price": 1234.56}); None when
+        it states none."""
+        node = self._parent[self.leaves[leaf].node]
+        while node >= -1:
+            for sibling in self.children_leaves(node):
+                entry = self.leaves[sibling]
+                if entry.key and entry.key.lower() in _CURRENCY_KEYS:
+                    code = entry.raw.strip().upper()
+                    if len(code) == 3 and code.isalpha():
+                        return code
+            if node < 0:
+                break
+            node = self._parent[node]
+        return None
 
     def leaf_scale(self, leaf: LeafId) -> Decimal | None:
         """The scale the data states for a leaf: from its key/column header, else from

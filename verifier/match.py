@@ -133,6 +133,15 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
     if mention.invalid or not mention.num_forms:
         return _item(mention, "unsupported", mention.invalid or "could not read this value")
     found = _exact_candidates(mention, hay)
+    if found and mention.currencies:
+        # "$1,234.56" is not supported by 1234.56 in a record that says EUR
+        agree = [c for c in found if hay.currency_of(c[1].leaf) in (None, *mention.currencies)]
+        if not agree:
+            elsewhere = _evidence(hay, found[0][1].leaf, "other currency")
+            other = hay.currency_of(found[0][1].leaf)
+            return _item(mention, "unsupported", f"{_where(elsewhere)} is in {other}, not "
+                         f"{' / '.join(mention.currencies[:3])}", [elsewhere], 1)
+        found = agree
     if found:
         return _supported(mention, hay, policy, found)
     if mention.integer is not None and mention.integer in hay.counts:
