@@ -27,7 +27,7 @@ from importlib import resources
 
 from ._errors import NormalizeError, require_text
 from ._locale import number_symbols
-from ._text import APOSTROPHES, SPACE_SEPARATORS, fold
+from ._text import SPACE_SEPARATORS, fold
 
 KIND = "number"
 
@@ -197,7 +197,3 @@ def _suggest(text: str) -> str | None:
     digits = "".join(ch for ch in fold(text) if ch.isdigit() or ch in ".-")
     return digits if digits and digits != text else None
 
-
-def apostrophes() -> str:
-    """The apostrophe characters accepted as a Swiss group mark."""
-    return "'" + APOSTROPHES

@@ -184,16 +184,6 @@ def _applies(op: str, t: _Target) -> bool:
     return not t.additive  # ratios and percent changes: "24.41%", or a fraction "0.2441"
 
 
-def _result(op: str, a: Decimal, b: Decimal) -> Decimal | None:
-    if op == "difference":
-        return a - b
-    if op in ("sum", "average"):
-        return (a + b) / (2 if op == "average" else 1)
-    if b == 0:
-        return None
-    return (a - b) / b if op == "percent_change" else a / b
-
-
 def _ranges(group: _Group, op: str, t: _Target, half_width: Decimal) -> Iterator[tuple[int, range]]:
     """For each operand ``j``, the index range of operands ``i`` with op(values[i],
     values[j]) within ``half_width`` of the target: one bisection each."""

@@ -616,11 +616,6 @@ def _iso_date(key: str) -> Any:
     return dt.date.fromisoformat(key)
 
 
-def build(tool_results: Any, locale: str = "en_US", max_leaves: int = 2_000_000) -> Haystack:
-    """Build a :class:`Haystack` (same as the constructor)."""
-    return Haystack(tool_results, locale=locale, max_leaves=max_leaves)
-
-
 def iter_leaves(h: Haystack) -> Iterable[tuple[str, str, str]]:
     """(tool name, path, raw) of every leaf, for debugging and tests."""
     for i, leaf in enumerate(h.leaves):

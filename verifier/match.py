@@ -67,11 +67,6 @@ def _item(mention: Mention, status: Status, reason: str, evidence: list[Evidence
     )
 
 
-def evidence(hay: Haystack, leaf: LeafId, how: str) -> Evidence:
-    """The Evidence entry for ``leaf``."""
-    return _evidence(hay, leaf, how)
-
-
 def derived_item(mention: Mention, hay: Haystack, operands: tuple[LeafId, ...], expression: str,
                  reason: str) -> Item:
     """The Item for a value the derive stage computed from ``operands``."""
