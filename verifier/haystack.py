@@ -188,6 +188,7 @@ class Haystack:
         self.derive_cache: Any = None  # built by verifier.derive on first use
         self._children: dict[int, list[LeafId]] | None = None
         self._pct_columns: set[tuple[int, str | int | None]] | None = None
+        self._entities: dict[int, str] | None = None
         for tool in self.tools:
             self._walk(tool)
         self._mentions_cache = {}
@@ -509,6 +510,25 @@ class Haystack:
                         columns.add((self._parent[parent], self._segment[entry.node]))
             self._pct_columns = columns
         return self._pct_columns
+
+    def entity_of(self, leaf: LeafId) -> str | None:
+        """The ticker whose record holds ``leaf``: the nearest enclosing object or row
+        with a symbol field ({"symbol": "AAPL", "price": ...}), or an object stored
+        under a ticker key ({"AAPL": {...}}); None for values outside any such record."""
+        if self._entities is None:
+            entities: dict[int, str] = {}
+            for i, entry in enumerate(self.leaves):
+                if i in self.key_leaves and tickers.is_valid(entry.raw):
+                    entities.setdefault(entry.node, tickers.canonical(entry.raw))
+                elif entry.key and entry.key.lower() in _SYMBOL_KEYS and 0 < len(entry.raw.strip()) <= 16:
+                    entities.setdefault(self._parent[entry.node], tickers.canonical(entry.raw))
+            self._entities = entities
+        node = self._parent[self.leaves[leaf].node]
+        while node >= 0:
+            if node in self._entities:
+                return self._entities[node]
+            node = self._parent[node]
+        return None
 
     def currency_of(self, leaf: LeafId) -> str | None:
         """The ISO currency the data states for a leaf: a ``currency`` field in its

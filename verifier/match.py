@@ -11,6 +11,7 @@ A whole number that equals the length of an array in the data is a count
 
 from __future__ import annotations
 
+import weakref
 from decimal import Decimal
 from typing import cast
 
@@ -65,6 +66,28 @@ def _item(mention: Mention, status: Status, reason: str, evidence: list[Evidence
         flagged=status in ("drift", "unsupported", "invalid") if flagged is None else flagged,
         reason=reason, evidence=evidence or [], evidence_total=total, expression=expression,
     )
+
+
+def candidate_leaves(mention: Mention, hay: Haystack) -> list[LeafId]:
+    """Every leaf that holds the value of a numeric mention (in any accepted form),
+    or, for a value matched only by rounding, the leaf it rounds from."""
+    leaves = [ref.leaf for _, ref, _ in _exact_candidates(mention, hay)]
+    if not leaves:
+        near = _nearest(mention, hay)
+        if near is not None:
+            leaves = [near[0].leaf]
+    return leaves
+
+
+def misattributed_item(item: Item, hay: Haystack, mention: Mention, named: str) -> Item:
+    """``item`` re-marked: its value belongs to another ticker's record, not ``named``."""
+    leaves = candidate_leaves(mention, hay)
+    owner = hay.entity_of(leaves[0]) if leaves else None
+    ev = [_evidence(hay, leaf, f"{hay.entity_of(leaf)}'s record") for leaf in leaves[:3]]
+    return item.model_copy(update={
+        "status": "misattributed", "flagged": True, "evidence": ev, "evidence_total": len(leaves),
+        "reason": f"{_where(ev[0])} belongs to {owner}, not {named}",
+    })
 
 
 def derived_item(mention: Mention, hay: Haystack, operands: tuple[LeafId, ...], expression: str,
@@ -210,11 +233,23 @@ def _num_refs(hay: Haystack, form: NumForm, value: Decimal) -> list[NumRef]:
     return refs
 
 
+#: Candidates per haystack and mention, so later stages (attribution) do not look the
+#: same value up again; weakly keyed, so a haystack's entries go with it.
+_CANDIDATES: weakref.WeakKeyDictionary[Haystack, dict[Mention, list[tuple[NumForm, NumRef, bool]]]] = (
+    weakref.WeakKeyDictionary())
+
+
 def _exact_candidates(mention: Mention, hay: Haystack) -> list[tuple[NumForm, NumRef, bool]]:
+    memo = _CANDIDATES.setdefault(hay, {})
+    if mention in memo:
+        return memo[mention]
+    if len(memo) > 10_000:
+        memo.clear()
     found: list[tuple[NumForm, NumRef, bool]] = []
     for form in mention.num_forms:
         for value, flipped in _signed(form, mention):
             found.extend((form, ref, flipped) for ref in _num_refs(hay, form, value))
+    memo[mention] = found
     return found
 
 

@@ -17,14 +17,14 @@ Kind = Literal[
     "ticker", "amount", "percent", "basis_points", "percentage_points", "multiplier",
     "number", "date", "period", "code", "quote",
 ]
-Status = Literal["exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid"]
+Status = Literal["exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid", "misattributed"]
 Confidence = Literal["high", "medium", "low"]
 Action = Literal["show", "show_with_warning", "retry", "abstain"]
 
 #: Statuses that count as supported by the tool data.
 SUPPORTED_STATUSES: frozenset[str] = frozenset({"exact", "normalized", "rounded", "derived"})
 #: Statuses that flag the item to the user.
-FLAGGED_STATUSES: frozenset[str] = frozenset({"drift", "unsupported", "invalid"})
+FLAGGED_STATUSES: frozenset[str] = frozenset({"drift", "unsupported", "invalid", "misattributed"})
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 

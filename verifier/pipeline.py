@@ -16,6 +16,7 @@ from normalizers import NormalizeError, number_symbols
 
 from . import score as scoring
 from ._errors import InputError, LimitError
+from .attribute import attribute
 from .derive import Budget, cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .haystack import Haystack
@@ -55,6 +56,13 @@ def match_stage(state: State) -> None:
     pairs = ((m, match(m, state.haystack, state.policy)) for m in state.mentions)
     state.matched = [(m, item) for m, item in pairs if item is not None]
     state.items = [item for _, item in state.matched]
+
+
+def attribute_stage(state: State) -> None:
+    """Values taken from another ticker's record are misattributed, not supported."""
+    items = attribute(state.answer, state.matched, state.haystack)
+    state.matched = [(m, item) for (m, _), item in zip(state.matched, items, strict=True)]
+    state.items = items
 
 
 def derive_stage(state: State) -> None:
@@ -116,7 +124,7 @@ def score_stage(state: State) -> None:
 
 
 #: The stages, in order. Tests and later issues insert stages here.
-STAGES: list[Callable[[State], None]] = [extract_stage, match_stage, derive_stage, score_stage]
+STAGES: list[Callable[[State], None]] = [extract_stage, match_stage, attribute_stage, derive_stage, score_stage]
 
 
 def verify(

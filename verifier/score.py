@@ -78,6 +78,7 @@ _PLAIN = {
     "drift": ("value is", "values are", "a rounded form of the tool data not marked as approximate"),
     "unsupported": ("value is", "values are", "not in the tool data"),
     "invalid": ("code has", "codes have", "a wrong check digit"),
+    "misattributed": ("value is", "values are", "another entity's figure"),
 }
 
 
@@ -95,6 +96,7 @@ _HINT = {
     "unsupported": "does not appear in the tool results",
     "drift": "is a rounded form of a tool value but was not marked as approximate",
     "invalid": "is not a valid code (its check digit is wrong)",
+    "misattributed": "is a value of another entity in the tool results",
 }
 
 

@@ -1,0 +1,65 @@
+"""Attribution: right numbers in the wrong place."""
+
+import pytest
+
+from verifier import verify
+from verifier.attribute import same_entity, sentence_starts
+
+SCREEN = [{"name": "screen", "output": {"as_of_spx_change_pct": 0.8, "results": [
+    {"symbol": "NVDA", "price": 131.24, "change_pct": 1.87},
+    {"symbol": "AMD", "price": 158.32, "change_pct": 2.43},
+    {"symbol": "VOD", "exchange": "LSE", "price": 71.52, "change_pct": -0.42},
+]}}]
+
+
+def status(answer, text, tools=SCREEN):
+    report = verify(answer, tools)
+    found = [i for i in report.items if i.text == text]
+    assert found, [(i.text, i.status) for i in report.items]
+    return found[0], report
+
+
+def test_value_from_another_tickers_record_is_misattributed():
+    item, report = status("NVDA rose 2.43% today.", "2.43%")
+    assert item.status == "misattributed" and item.flagged
+    assert item.evidence[0].path == "$.results[1].change_pct" and "belongs to AMD, not NVDA" in item.reason
+    assert report.confidence == "medium" and "'2.43%'" in report.warnings.retry_hint
+
+
+@pytest.mark.parametrize(
+    ("answer", "text"),
+    [
+        ("NVDA rose 1.87% and AMD rose 2.43%.", "2.43%"),  # each value after its own ticker
+        ("NVDA rose 1.87%, with the market up 0.8%.", "0.8%"),  # a value outside any record
+        ("VOD.L closed at 71.52.", "71.52"),  # the venue suffix names the same record
+        ("AMD: $158.32, NVDA: $131.24.", "$131.24"),
+    ],
+)
+def test_values_in_the_named_tickers_record_or_no_record_are_supported(answer, text):
+    assert status(answer, text)[0].status in ("exact", "normalized")
+
+
+def test_a_new_clause_or_an_unknown_entity_unties_the_value():
+    # "and Broadcom" starts a clause about an entity the data has no ticker for
+    assert status("NVDA rose 1.87% and Broadcom gained 2.43%.", "2.43%")[0].status == "exact"
+    assert status("NVDA rose 1.87%; peers gained 2.43%.", "2.43%")[0].status == "exact"
+    assert status("ZZZQ gained 2.43%.", "2.43%")[0].status == "exact"  # ZZZQ itself is flagged
+
+
+def test_codes_name_their_record():
+    tools = {"holdings": [{"name": "Apple", "isin": "US0378331005", "symbol": "AAPL", "weight_pct": 5.87},
+                          {"name": "Microsoft", "isin": "US5949181045", "symbol": "MSFT", "weight_pct": 6.12}]}
+    ok = verify("Apple (US0378331005) is 5.87% of the fund.", tools)
+    assert [i.status for i in ok.items if i.kind == "percent"] == ["exact"]
+    bad = verify("Apple (US0378331005) is 6.12% of the fund.", tools)
+    assert [i.status for i in bad.items if i.kind == "percent"] == ["misattributed"]
+
+
+def test_sentence_splitter_keeps_abbreviations_and_decimals():
+    text = "Apple Inc. rose 1.5% today. NVDA fell.\nAMD rose"
+    assert [text[i:i + 4] for i in sentence_starts(text)] == ["Appl", "NVDA", "AMD "]
+
+
+def test_same_entity():
+    assert same_entity("VOD.L", "VOD") and same_entity("BRK-B", "BRK.B")
+    assert not same_entity("AMD", "NVDA")

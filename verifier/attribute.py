@@ -1,0 +1,78 @@
+"""Attribute: a value found only in another entity's record is not a supported claim.
+
+"NVDA rose 2.43%" is wrong when 2.43 is AMD's change and NVDA's record says 1.87, even
+though 2.43 is in the data. Each numeric value is tied to the ticker the answer names
+last before it in the same sentence ("SMCI jumped 5.61% and DELL added 4.05%": 5.61 is
+SMCI's, 4.05 DELL's). When every leaf that supports the value lies in the record of
+another ticker, and none in the named ticker's record or outside any record, the value
+is ``misattributed`` (flagged), with the record it really belongs to as evidence.
+
+This first version ties values to tickers only; periods, clauses with several
+entities, citations and the question come with the rest of the attribution work.
+"""
+
+from __future__ import annotations
+
+import re
+
+from normalizers import tickers
+
+from .extract import NUMERIC_KINDS, Mention
+from .haystack import Haystack
+from .match import candidate_leaves, misattributed_item
+from .models import SUPPORTED_STATUSES, Item
+
+_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "No", "St", "Mr", "Ms", "Dr")
+#: Sentence ends: ., ! or ? followed by space, not after a common abbreviation ("Inc.").
+_SENTENCE_END = re.compile(
+    "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS) + r"[.!?]\s+|\n\s*"
+)
+
+
+#: Clause breaks inside a sentence, after which a value is no longer tied to the ticker
+#: named before them ("ASML is 3.41% and Novo Nordisk is 2.26%": the 2.26 is not ASML's).
+_CLAUSE_BREAK = re.compile(r";|,?\s+(?:and|while|whereas|whilst|but|versus|vs\.?|compared with)\s+")
+
+
+def sentence_starts(text: str) -> list[int]:
+    """Offsets where sentences begin (0 first)."""
+    return [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+
+
+def _scope_starts(text: str) -> list[int]:
+    """Offsets where sentences or clauses begin, in order."""
+    return sorted(set(sentence_starts(text)) | {m.end() for m in _CLAUSE_BREAK.finditer(text)})
+
+
+def same_entity(named: str, owner: str) -> bool:
+    """``VOD.L`` names the record of ``VOD``; ``BRK.B`` that of ``BRK-B``."""
+    a, b = tickers.canonical(named), tickers.canonical(owner)
+    return a == b or a.split(".", 1)[0] == b.split(".", 1)[0] and "." in (a + b)
+
+
+def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
+    """Items with values from another ticker's record marked ``misattributed``."""
+    starts = _scope_starts(answer)
+    items = []
+    current: str | None = None
+    scope = 0
+    for mention, item in matched:
+        while scope + 1 < len(starts) and mention.start >= starts[scope + 1]:
+            scope += 1
+            current = None  # a new sentence or clause names its own entity
+        if item.kind == "ticker":  # an unknown ticker is an unknown entity: nothing to tie
+            current = item.value if item.status in SUPPORTED_STATUSES else None
+        elif item.kind == "code":  # "Novo Nordisk (DK0062498333) is 2.26%"
+            current = _code_entity(hay, mention) if item.status in SUPPORTED_STATUSES else None
+        elif (current and mention.kind in NUMERIC_KINDS and item.status in SUPPORTED_STATUSES
+              and item.status != "derived"):
+            owners = {hay.entity_of(leaf) for leaf in candidate_leaves(mention, hay)}
+            if owners and None not in owners and not any(same_entity(current, o) for o in owners if o):
+                item = misattributed_item(item, hay, mention, current)
+        items.append(item)
+    return items
+
+
+def _code_entity(hay: Haystack, mention: Mention) -> str | None:
+    leaves = hay.codes.get(mention.keys[0], []) if mention.keys else []
+    return hay.entity_of(leaves[0]) if leaves else None
