@@ -52,7 +52,6 @@ MAX_PAIR_GROUP = 5_000
 #: Groups larger than this get no total/mean/share (sums over thousands mean nothing).
 MAX_SUM_GROUP = 50
 
-_HUNDRED = Decimal(100)
 
 
 @dataclass(frozen=True, slots=True)
