@@ -39,6 +39,14 @@ def sentence_starts(text: str) -> list[int]:
     return [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
 
 
+def sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence holding ``text[start:end]``."""
+    starts = sentence_starts(text)
+    left = max(s for s in starts if s <= start)
+    right = min((s for s in starts if s >= end), default=len(text))
+    return text[left:right]
+
+
 def _scope_starts(text: str) -> list[int]:
     """Offsets where sentences or clauses begin, in order."""
     return sorted(set(sentence_starts(text)) | {m.end() for m in _CLAUSE_BREAK.finditer(text)})

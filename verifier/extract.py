@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
 
@@ -73,7 +73,6 @@ class Mention:
     direction: int = 0  # -1 after "fell", "down"...; +1 after "rose", "up"...; 0 otherwise
     written: Decimal | None = None  # the number as written, signed, before scale or percent
     currencies: tuple[str, ...] = ()  # ISO codes the written currency may stand for ("$": USD, CAD...)
-    extra: dict[str, object] = field(default_factory=dict, compare=False)
 
 
 _ARTICLES = frozenset({"a", "an", "the", "of"})

@@ -1,9 +1,9 @@
 """The verify pass: one state object moves through the stages in order.
 
 Stages (each a small function ``stage(state) -> None`` that sets its own fields):
-``extract`` (answer -> mentions), ``match`` (mentions -> items), ``score`` (items ->
-report). Later stages (attribution, derivation, the judge) slot in between ``match``
-and ``score``.
+``extract`` (answer -> mentions), ``match`` (mentions -> (mention, item) pairs),
+``attribute`` and ``derive`` (revise those items), ``score`` (items -> report). The
+judge will slot in before ``score``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from normalizers import NormalizeError, number_symbols
 
 from . import score as scoring
 from ._errors import InputError, LimitError
-from .attribute import attribute
+from .attribute import attribute, sentence_around
 from .derive import Budget, cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .haystack import Haystack
@@ -37,8 +37,7 @@ class State:
     policy: Policy
     question: str | None = None
     mentions: list[Mention] = field(default_factory=list)
-    matched: list[tuple[Mention, Item]] = field(default_factory=list)
-    items: list[Item] = field(default_factory=list)
+    matched: list[tuple[Mention, Item]] = field(default_factory=list)  # each value and its verdict
     suggestions: list[Suggestion] = field(default_factory=list)
     report: Report | None = None
 
@@ -55,14 +54,12 @@ def match_stage(state: State) -> None:
     """Look each value up in the haystack."""
     pairs = ((m, match(m, state.haystack, state.policy)) for m in state.mentions)
     state.matched = [(m, item) for m, item in pairs if item is not None]
-    state.items = [item for _, item in state.matched]
 
 
 def attribute_stage(state: State) -> None:
     """Values taken from another ticker's record are misattributed, not supported."""
     items = attribute(state.answer, state.matched, state.haystack)
     state.matched = [(m, item) for (m, _), item in zip(state.matched, items, strict=True)]
-    state.items = items
 
 
 def derive_stage(state: State) -> None:
@@ -72,11 +69,11 @@ def derive_stage(state: State) -> None:
     hay, budget = state.haystack, state.policy.max_derive_items
     asked = focus_words(state.question) if state.question else frozenset()
     work = Budget(state.policy.derive_max_work)
-    items: list[Item] = []
+    matched: list[tuple[Mention, Item]] = []
     for mention, item in state.matched:
         if item.status == "unsupported" and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
             budget -= 1
-            sentence = _sentence_around(state.answer, mention.start, mention.end)
+            sentence = sentence_around(state.answer, mention.start, mention.end)
             focus = asked | focus_words(sentence)
             cues = cue_words(sentence + " " + (state.question or ""))
             found = None if work.exhausted else derive(
@@ -93,20 +90,13 @@ def derive_stage(state: State) -> None:
             elif work.exhausted:
                 item = item.model_copy(update={"reason": item.reason + " (derivation search skipped: "
                                                "its work budget for this answer was spent)"})
-        items.append(item)
-    state.items = items
-
-
-def _sentence_around(text: str, start: int, end: int) -> str:
-    """The sentence holding ``text[start:end]`` (cut at ., ! or ? followed by a space)."""
-    left = max(text.rfind(p, 0, start) for p in (". ", "! ", "? ", "\n"))
-    rights = [i for i in (text.find(p, end) for p in (". ", "! ", "? ", "\n")) if i >= 0]
-    return text[left + 1: min(rights) if rights else len(text)]
+        matched.append((mention, item))
+    state.matched = matched
 
 
 def score_stage(state: State) -> None:
     """Turn items into confidence, action and warnings."""
-    items, policy = state.items, state.policy
+    items, policy = [item for _, item in state.matched], state.policy
     confidence, score = scoring.confidence_of(items, policy)
     state.report = Report.model_construct(
         confidence=confidence,
