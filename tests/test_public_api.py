@@ -17,7 +17,8 @@ def test_verify_signature_is_pinned():
     params = list(sig.parameters.values())
     assert [p.name for p in params[:2]] == ["answer", "tool_results"]
     keyword_only = {p.name: p.default for p in params if p.kind is p.KEYWORD_ONLY}
-    assert keyword_only == {"question": None, "locale": "en_US", "policy": None, "haystack": None}
+    assert keyword_only == {"question": None, "locale": "en_US", "policy": None, "haystack": None,
+                            "history": None}
 
 
 def test_errors_are_value_errors():

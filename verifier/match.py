@@ -90,6 +90,16 @@ def misattributed_item(item: Item, hay: Haystack, mention: Mention, named: str) 
     })
 
 
+def stale_item(mention: Mention, earlier: Item) -> Item:
+    """``earlier`` (the mention matched against history) re-marked: the value is stale."""
+    ev = [e.model_copy(update={"history": True}) for e in earlier.evidence]
+    where = f" ({_where(ev[0])})" if ev else ""
+    return earlier.model_copy(update={
+        "status": "stale", "flagged": True, "evidence": ev,
+        "reason": f"found only in an earlier turn's tool results{where}, not in the current ones",
+    })
+
+
 def derived_item(mention: Mention, hay: Haystack, operands: tuple[LeafId, ...], expression: str,
                  reason: str) -> Item:
     """The Item for a value the derive stage computed from ``operands``."""

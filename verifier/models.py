@@ -17,14 +17,16 @@ Kind = Literal[
     "ticker", "amount", "percent", "basis_points", "percentage_points", "multiplier",
     "number", "date", "period", "code", "quote",
 ]
-Status = Literal["exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid", "misattributed"]
+Status = Literal[
+    "exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid", "misattributed", "stale",
+]
 Confidence = Literal["high", "medium", "low"]
 Action = Literal["show", "show_with_warning", "retry", "abstain"]
 
 #: Statuses that count as supported by the tool data.
 SUPPORTED_STATUSES: frozenset[str] = frozenset({"exact", "normalized", "rounded", "derived"})
 #: Statuses that flag the item to the user.
-FLAGGED_STATUSES: frozenset[str] = frozenset({"drift", "unsupported", "invalid", "misattributed"})
+FLAGGED_STATUSES: frozenset[str] = frozenset({"drift", "unsupported", "invalid", "misattributed", "stale"})
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -47,6 +49,10 @@ class Evidence(BaseModel):
         "percent form, scaled by a key or unit field, sign not stated, rounded, count (path is "
         "the array), object key (path is the value stored under the key named `raw`).",
         examples=["reformatted"],
+    )
+    history: bool = Field(
+        False, description="True when the leaf is in an earlier turn's tool results (`history`), "
+        "not in the current turn's: the value is stale.",
     )
 
 

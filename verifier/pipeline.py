@@ -2,8 +2,8 @@
 
 Stages (each a small function ``stage(state) -> None`` that sets its own fields):
 ``extract`` (answer -> mentions), ``match`` (mentions -> (mention, item) pairs),
-``attribute`` and ``derive`` (revise those items), ``score`` (items -> report). The
-judge will slot in before ``score``.
+``attribute``, ``stale`` and ``derive`` (revise those items), ``score`` (items ->
+report). The judge will slot in before ``score``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from .attribute import attribute, sentence_around
 from .derive import Budget, cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .haystack import Haystack
-from .match import derived_item, match
-from .models import Item, Report, Suggestion
+from .match import derived_item, match, stale_item
+from .models import SUPPORTED_STATUSES, Item, Report, Suggestion
 from .policy import Policy
 
 VERSION = "0.1.0"
@@ -36,6 +36,7 @@ class State:
     locale: str
     policy: Policy
     question: str | None = None
+    history: Haystack | None = None  # earlier turns' tool results
     mentions: list[Mention] = field(default_factory=list)
     matched: list[tuple[Mention, Item]] = field(default_factory=list)  # each value and its verdict
     suggestions: list[Suggestion] = field(default_factory=list)
@@ -60,6 +61,17 @@ def attribute_stage(state: State) -> None:
     """Values taken from another ticker's record are misattributed, not supported."""
     items = attribute(state.answer, state.matched, state.haystack)
     state.matched = [(m, item) for (m, _), item in zip(state.matched, items, strict=True)]
+
+
+def stale_stage(state: State) -> None:
+    """A value the current tool results lack but an earlier turn's hold is ``stale``."""
+    if state.history is None:
+        return
+    for i, (mention, item) in enumerate(state.matched):
+        if item.status == "unsupported":
+            earlier = match(mention, state.history, state.policy)
+            if earlier is not None and earlier.status in SUPPORTED_STATUSES:
+                state.matched[i] = (mention, stale_item(mention, earlier))
 
 
 def derive_stage(state: State) -> None:
@@ -114,7 +126,9 @@ def score_stage(state: State) -> None:
 
 
 #: The stages, in order. Tests and later issues insert stages here.
-STAGES: list[Callable[[State], None]] = [extract_stage, match_stage, attribute_stage, derive_stage, score_stage]
+STAGES: list[Callable[[State], None]] = [
+    extract_stage, match_stage, attribute_stage, stale_stage, derive_stage, score_stage,
+]
 
 
 def verify(
@@ -125,11 +139,14 @@ def verify(
     locale: str = "en_US",
     policy: Policy | dict[str, Any] | None = None,
     haystack: Haystack | None = None,
+    history: Any = None,
 ) -> Report:
     """Check ``answer`` against ``tool_results`` and return a :class:`Report`.
 
     ``tool_results`` is a list of ``{"name", "output"[, "id"]}`` or any JSON value; pass
     a prebuilt ``haystack`` instead to verify many answers over the same results.
+    ``history`` holds earlier turns' tool results (same forms, or a Haystack): a value
+    found only there is ``stale``.
     Raises :class:`InputError` / :class:`LimitError` (both ``ValueError``) for unusable
     input; never anything from deep inside.
     """
@@ -161,7 +178,9 @@ def verify(
         haystack = Haystack(tool_results, locale=locale, max_leaves=policy.max_leaves)
     elif tool_results is not None:
         raise InputError("give tool_results or haystack, not both", "haystack")
-    state = State(answer, haystack, locale, policy, question)
+    if history is not None and not isinstance(history, Haystack):
+        history = Haystack(history, locale=locale, max_leaves=policy.max_leaves)
+    state = State(answer, haystack, locale, policy, question, history)
     for stage in STAGES:
         stage(state)
     assert state.report is not None

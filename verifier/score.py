@@ -79,6 +79,7 @@ _PLAIN = {
     "unsupported": ("value is", "values are", "not in the tool data"),
     "invalid": ("code has", "codes have", "a wrong check digit"),
     "misattributed": ("value is", "values are", "another entity's figure"),
+    "stale": ("value is", "values are", "only in an earlier turn's tool results"),
 }
 
 
@@ -97,6 +98,7 @@ _HINT = {
     "drift": "is a rounded form of a tool value but was not marked as approximate",
     "invalid": "is not a valid code (its check digit is wrong)",
     "misattributed": "is a value of another entity in the tool results",
+    "stale": "appears only in an earlier turn's tool results, not in the current ones",
 }
 
 
