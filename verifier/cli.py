@@ -1,5 +1,6 @@
 """The ``verifier`` command line: ``check`` one answer, ``eval`` a labelled set,
-``suggest`` missing derived fields from many reports, print the report ``schema``.
+``suggest`` missing derived fields from many reports, print the report ``schema``,
+``serve`` the HTTP API.
 
 Exit codes: 0 done; 1 the answer's confidence reached ``--fail-on``; 2 bad input (the
 message says what and where, no traceback).
@@ -156,6 +157,21 @@ def suggest(
 def schema() -> None:
     """Print the Report's JSON Schema (the contract frontends code against)."""
     out.print_json(json.dumps(Report.model_json_schema()))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+    workers: Annotated[int, typer.Option(help="Worker processes (uvicorn).", min=1)] = 1,
+) -> None:
+    """Serve the HTTP API and the demo page (settings: VERIFIER_* environment variables)."""
+    from api.server import run  # the service's dependencies load only when serving
+
+    try:
+        run(host=host, port=port, workers=workers)
+    except VerifierError as exc:
+        _fail(str(exc))
 
 
 def _print_report(answer: str, report: Report) -> None:
