@@ -1,0 +1,79 @@
+"""One place that maps errors to HTTP answers, all shaped as :class:`api.schemas.ErrorBody`.
+
+InputError -> 422 (with the field); LimitError and an oversized body -> 413; a request
+over its time budget -> 503; bad credentials -> 401; FastAPI's validation errors -> 422
+with the field path and a human message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from verifier import InputError, LimitError, VerifierError
+
+from .body import BodyTooLarge
+from .service import OverBudget
+
+
+def error_response(status: int, error: str, message: str, field: str | None = None,
+                   errors: list[dict[str, Any]] | None = None,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    """An error in the API's one shape."""
+    return JSONResponse({"error": error, "message": message, "field": field, "errors": errors or []},
+                        status_code=status, headers=headers)
+
+
+def _field(loc: tuple[Any, ...] | list[Any]) -> str:
+    parts = [str(p) for p in loc if p != "body"]
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if p.isdigit() else (f".{p}" if out else p)
+    return out or "body"
+
+
+async def _validation(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = [{"field": _field(e["loc"]), "message": e["msg"], "type": e["type"]} for e in exc.errors()]
+    first = errors[0] if errors else {"field": "body", "message": "invalid request"}
+    message = f"{first['field']}: {first['message']}"
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more)"
+    return error_response(422, "invalid_request", message, first["field"], errors)
+
+
+async def _verifier_error(_: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, LimitError):
+        return error_response(413, "too_large", str(exc), exc.what)
+    if isinstance(exc, InputError):
+        return error_response(422, "invalid_input", str(exc), exc.where)
+    return error_response(422, "invalid_input", str(exc))
+
+
+async def _too_large(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, BodyTooLarge)
+    return error_response(413, "too_large", str(exc), "body")
+
+
+async def _over_budget(_: Request, exc: Exception) -> JSONResponse:
+    return error_response(503, "timeout", str(exc), headers={"Retry-After": "1"})
+
+
+async def _http(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    codes = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
+    return error_response(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail),
+                          headers=getattr(exc, "headers", None))
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on ``app``."""
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(VerifierError, _verifier_error)
+    app.add_exception_handler(BodyTooLarge, _too_large)
+    app.add_exception_handler(OverBudget, _over_budget)
+    app.add_exception_handler(StarletteHTTPException, _http)

@@ -1,0 +1,74 @@
+"""Prometheus metrics of the service (``GET /metrics``).
+
+Each app has its own registry (tests build several apps in one process). With several
+worker processes each reports its own figures; run one worker per scrape target or set
+up prometheus_client's multiprocess mode.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from verifier import Report
+
+#: Latency buckets in seconds: the service aims at a few milliseconds per answer.
+_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class Metrics:
+    """The service's collectors, on one registry."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.latency = Histogram("verifier_request_seconds", "HTTP request latency.",
+                                 ["route", "method", "status"], buckets=_BUCKETS, registry=self.registry)
+        self.verifications = Counter("verifier_verifications_total", "Verifications by confidence.",
+                                     ["confidence"], registry=self.registry)
+        self.flagged = Counter("verifier_flagged_items_total", "Flagged items by kind and status.",
+                               ["kind", "status"], registry=self.registry)
+        self.audit_dropped = Gauge("verifier_audit_dropped", "Audit records dropped (queue full).",
+                                   registry=self.registry)
+        self.audit_queue = Gauge("verifier_audit_queue", "Audit records waiting to be written.",
+                                 registry=self.registry)
+
+    def observe(self, report: Report) -> None:
+        """Count one verification and its flagged items."""
+        self.verifications.labels(report.confidence).inc()
+        for item in report.items:
+            if item.flagged:
+                self.flagged.labels(item.kind, item.status).inc()
+
+    def render(self) -> bytes:
+        """The text exposition format."""
+        return generate_latest(self.registry)
+
+
+class LatencyMiddleware:
+    """Times every HTTP request into the latency histogram (a plain ASGI middleware:
+    cheaper than Starlette's BaseHTTPMiddleware, which adds a task per request)."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics):
+        self.app, self.metrics = app, metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start, status = time.perf_counter(), [500]
+
+        async def send_status(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            route: Any = scope.get("route")
+            path = getattr(route, "path", None) or "unmatched"
+            self.metrics.latency.labels(path, scope["method"], str(status[0])).observe(
+                time.perf_counter() - start)

@@ -1,0 +1,54 @@
+"""Liveness, readiness, metrics and the published Report schema."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+
+from verifier import Report, __version__
+
+router = APIRouter()
+
+
+@router.get("/healthz", tags=["ops"], summary="The process is up")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok", "version": __version__}
+
+
+@router.get("/readyz", tags=["ops"], summary="The service can verify and write its audit log")
+async def readyz(request: Request) -> JSONResponse:
+    audit = request.app.state.audit
+    checks: dict[str, Any] = {"audit": "off"}
+    if audit is not None:
+        def ping() -> str:
+            try:
+                with audit.engine.connect() as conn:
+                    conn.execute(text("SELECT 1"))
+            except SQLAlchemyError as exc:
+                return f"error: {type(exc).__name__}"
+            return "ok"
+
+        checks["audit"] = await asyncio.to_thread(ping)
+    ready = checks["audit"] in ("ok", "off")
+    return JSONResponse({"status": "ready" if ready else "not_ready", "checks": checks},
+                        status_code=200 if ready else 503)
+
+
+@router.get("/metrics", tags=["ops"], summary="Prometheus metrics")
+async def metrics(request: Request) -> Response:
+    state = request.app.state
+    if state.audit is not None:
+        state.metrics.audit_queue.set(state.audit.queue.qsize())
+        state.metrics.audit_dropped.set(state.audit.dropped)
+    return Response(state.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+@router.get("/v1/schema", tags=["verify"], summary="The Report's JSON Schema (the UI contract)")
+async def schema() -> dict[str, Any]:
+    return Report.model_json_schema()

@@ -1,0 +1,42 @@
+"""GET /v1/stats: flag rates from the audit log."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from ..deps import AuditDep, require_key
+from ..errors import error_response
+from ..schemas import ErrorBody
+from ..stats import GroupBy, Stats, stats
+
+router = APIRouter(prefix="/v1", tags=["stats"], dependencies=[Depends(require_key)])
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None or moment.tzinfo is None:
+        return moment
+    return moment.astimezone(UTC).replace(tzinfo=None)  # the log stores naive UTC
+
+
+@router.get("/stats", response_model=Stats, responses={
+    409: {"model": ErrorBody, "description": "The audit log is off (VERIFIER_AUDIT_URL empty)."}},
+    summary="Verification counts, flag rate and confidence, overall and per group")
+async def get_stats(
+    audit: AuditDep,
+    since: Annotated[datetime | None, Query(description="From this time (ISO 8601; UTC if no offset).")] = None,
+    until: Annotated[datetime | None, Query(description="Before this time (ISO 8601).")] = None,
+    group_by: Annotated[GroupBy | None, Query(description="Group by model, prompt_version, tool, day or assistant.")] = None,
+) -> Stats | object:
+    if audit is None:
+        return error_response(409, "audit_off", "the audit log is off: set VERIFIER_AUDIT_URL")
+    since, until = _utc(since), _utc(until)
+
+    def read() -> Stats:
+        audit.flush()  # include what was verified a moment ago
+        return stats(audit.rows(since, until), since, until, group_by)
+
+    return await asyncio.to_thread(read)

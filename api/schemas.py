@@ -1,0 +1,66 @@
+"""Request and response bodies of the HTTP API (the Report itself is verifier.Report)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from verifier import Report
+
+_EXAMPLE_TOOLS = [{"name": "get_quote", "id": "call_1",
+                   "output": {"symbol": "AAPL", "price": 187.2, "change_pct": 1.2}}]
+
+
+class Metadata(BaseModel):
+    """Who produced the answer; recorded in the audit log and used by /v1/stats."""
+
+    model_config = ConfigDict(extra="allow")
+
+    assistant: str | None = Field(None, description="Name of the assistant.", examples=["trading-desk"])
+    model: str | None = Field(None, description="Model that wrote the answer.", examples=["gpt-4.1"])
+    prompt_version: str | None = Field(None, description="Prompt version.", examples=["v42"])
+    conversation_id: str | None = Field(None, description="Conversation the answer belongs to.")
+
+
+class VerifyRequest(BaseModel):
+    """One answer and the tool results it consulted."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answer: str = Field(description="The assistant's answer, as it will be shown.",
+                        examples=["AAPL trades at $187.20, up 1.2%."])
+    tool_results: Any = Field(
+        description="A list of {name, output[, id]} (one per tool call) or any JSON value. "
+        "Numbers are read exactly (142.30 keeps its trailing zero).", examples=[_EXAMPLE_TOOLS])
+    question: str | None = Field(None, description="The user's question, if known.")
+    locale: str = Field("en_US", description="Locale the answer is written in.", examples=["de_DE"])
+    policy: dict[str, Any] | None = Field(
+        None, description="Policy fields to override (see the Policy in the README).",
+        examples=[{"medium_min_score": 0.6}])
+    history: Any = Field(None, description="Earlier turns' tool results: a value found only "
+                         "there is reported as stale.")
+    metadata: Metadata = Field(default_factory=Metadata, description="Recorded in the audit log.")
+
+
+class BatchRequest(BaseModel):
+    """Many answers; those with the same tool results share one haystack."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    requests: list[VerifyRequest] = Field(description="The verifications, answered in order.")
+
+
+class BatchResponse(BaseModel):
+    """Reports in the order of the requests."""
+
+    reports: list[Report]
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx/5xx answer has this shape."""
+
+    error: str = Field(description="A short code: invalid_input, too_large, unauthorized, timeout, ...")
+    message: str = Field(description="A human message naming the field at fault.")
+    field: str | None = Field(None, description="The request field at fault, when there is one.")
+    errors: list[dict[str, Any]] = Field(default_factory=list, description="Each validation problem.")

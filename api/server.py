@@ -1,0 +1,23 @@
+"""``verifier serve``: the service under uvicorn."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from verifier import VerifierError
+
+from .app import create_app
+from .settings import get_settings
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) -> None:
+    """Serve until interrupted; a graceful stop (Ctrl-C, SIGTERM) flushes the audit log."""
+    try:
+        settings = get_settings()
+    except ValueError as exc:  # a malformed VERIFIER_* variable
+        raise VerifierError(f"settings: {exc}") from None
+    if workers > 1:  # uvicorn needs an import string to start worker processes
+        uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
+                    log_level="warning")
+    else:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="info")

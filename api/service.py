@@ -1,0 +1,141 @@
+"""The service object behind the routes: runs verify() under the request limits, shares
+haystacks, and hands each decision to the metrics and the audit log.
+
+Verification is CPU work; it runs on a small thread pool so the event loop stays free
+and a request over its time budget can be answered (503) without waiting for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from pydantic import ValidationError
+
+from verifier import Haystack, InputError, LimitError, Policy, Report, verify
+from verifier.jsonio import dumps
+
+from .audit import AuditLog, build_record
+from .metrics import Metrics
+from .schemas import VerifyRequest
+from .settings import Settings
+
+
+class OverBudget(Exception):
+    """A request took longer than the time budget."""
+
+    def __init__(self, budget_ms: int):
+        self.budget_ms = budget_ms
+        super().__init__(f"verification took longer than the time budget of {budget_ms} ms")
+
+
+class HaystackCache:
+    """The last few haystacks, by a hash of (tool results, locale): an LRU."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[str, Haystack] = OrderedDict()
+        self._lock = threading.Lock()  # the verify pool's threads share the cache
+
+    def get(self, tool_results: Any, locale: str, max_leaves: int) -> Haystack:
+        if self.size == 0:
+            return Haystack(tool_results, locale=locale, max_leaves=max_leaves)
+        key = hashlib.blake2b(f"{locale}\0{max_leaves}\0{dumps(tool_results)}".encode(),
+                              digest_size=16).hexdigest()
+        with self._lock:
+            hay = self._items.get(key)
+            if hay is not None:
+                self._items.move_to_end(key)
+                return hay
+        hay = Haystack(tool_results, locale=locale, max_leaves=max_leaves)  # outside the lock
+        with self._lock:
+            self._items[key] = hay
+            if len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return hay
+
+
+def _tool_names(tool_results: Any) -> list[str]:
+    if isinstance(tool_results, list):
+        return sorted({t["name"] for t in tool_results if isinstance(t, dict) and isinstance(t.get("name"), str)})
+    return []
+
+
+class VerifyService:
+    """verify() with the service's limits, cache, metrics and audit log."""
+
+    def __init__(self, settings: Settings, metrics: Metrics, audit: AuditLog | None):
+        self.settings, self.metrics, self.audit = settings, metrics, audit
+        self.cache = HaystackCache(settings.haystack_cache)
+        self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="verify")
+
+    def _policy(self, request: VerifyRequest) -> Policy:
+        try:
+            policy = Policy.model_validate(request.policy or {})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(["policy", *(str(p) for p in first["loc"])])
+            raise InputError(first["msg"], where) from None
+        # the service's limits cap what a caller may ask for
+        return policy.model_copy(update={
+            "max_answer_chars": min(policy.max_answer_chars, self.settings.max_answer_chars),
+            "max_leaves": min(policy.max_leaves, self.settings.max_leaves),
+        })
+
+    def _run_one(self, request: VerifyRequest) -> Report:
+        started = time.perf_counter()
+        policy = self._policy(request)
+        if len(request.answer) > policy.max_answer_chars:  # before indexing anything
+            raise LimitError("answer length in characters", len(request.answer), policy.max_answer_chars)
+        if request.tool_results is None:
+            raise InputError("missing (null): pass the tool results", "tool_results")
+        hay = self.cache.get(request.tool_results, request.locale, policy.max_leaves)
+        report = verify(request.answer, question=request.question, locale=request.locale,
+                        policy=policy, haystack=hay, history=request.history)
+        self._record(request, report, (time.perf_counter() - started) * 1000)
+        return report
+
+    def _record(self, request: VerifyRequest, report: Report, latency_ms: float) -> None:
+        self.metrics.observe(report)
+        if self.audit is not None:
+            self.audit.record(build_record(
+                report, request.answer, request.question, _tool_names(request.tool_results),
+                request.metadata.model_dump(exclude_none=True), request.locale, latency_ms,
+                self.settings.audit_redact))
+
+    async def _budgeted(self, fn: Any, *args: Any) -> Any:
+        future = asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        try:
+            return await asyncio.wait_for(future, self.settings.time_budget_ms / 1000)
+        except TimeoutError:
+            raise OverBudget(self.settings.time_budget_ms) from None
+
+    async def verify(self, request: VerifyRequest) -> Report:
+        """One verification."""
+        return await self._budgeted(self._run_one, request)  # type: ignore[no-any-return]
+
+    async def batch(self, requests: list[VerifyRequest]) -> list[Report]:
+        """Many verifications in order; the same tool results share one haystack (the cache)."""
+        if len(requests) > self.settings.max_batch:
+            raise LimitError("number of requests in the batch", len(requests), self.settings.max_batch)
+
+        def run_all() -> list[Report]:
+            reports = []
+            for n, request in enumerate(requests):
+                try:
+                    reports.append(self._run_one(request))
+                except InputError as exc:
+                    raise InputError(str(exc), f"requests[{n}]") from None
+                except LimitError as exc:
+                    raise LimitError(f"requests[{n}]: {exc.what}", exc.size, exc.limit) from None
+            return reports
+
+        return await self._budgeted(run_all)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,47 @@
+"""The service's settings: one object, read from ``VERIFIER_*`` environment variables.
+
+Every field can be set as ``VERIFIER_<FIELD>`` (``VERIFIER_API_KEY=...``,
+``VERIFIER_CORS_ORIGINS='["https://app.example"]'``); tests build a Settings directly.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Configuration of the HTTP service. Safe defaults: no auth, SQLite audit log."""
+
+    model_config = SettingsConfigDict(env_prefix="VERIFIER_", extra="ignore")
+
+    api_key: SecretStr | None = Field(
+        None, description="When set, /v1/* requires 'Authorization: Bearer <key>'.")
+    cors_origins: list[str] = Field(
+        default_factory=list, description="Origins allowed to call the API from a browser.")
+    audit_url: str | None = Field(
+        "sqlite:///verifier-audit.db",
+        description="SQLAlchemy URL of the audit log: sqlite:///file.db (default, in the working "
+        "directory) or postgresql+psycopg://user:pass@host/db. Empty turns the audit log off.")
+    audit_redact: bool = Field(
+        False, description="Store answers redacted: hashes and spans only, no answer or question text.")
+    audit_batch: int = Field(200, ge=1, description="Most records the audit writer inserts at once.")
+    audit_flush_ms: int = Field(200, ge=1, description="Longest a record waits before it is written.")
+    audit_queue: int = Field(100_000, ge=1, description="Records held in memory while the database "
+                             "is slow; beyond it records are dropped and counted.")
+    max_body_bytes: int = Field(5_000_000, ge=1, description="Largest request body (413 beyond).")
+    max_answer_chars: int = Field(100_000, ge=1, description="Longest answer (413 beyond).")
+    max_leaves: int = Field(200_000, ge=1, description="Most haystack leaves per request (413 beyond).")
+    max_batch: int = Field(100, ge=1, description="Most answers in one batch request.")
+    time_budget_ms: int = Field(5_000, ge=1, description="Longest one request may compute (503 beyond).")
+    haystack_cache: int = Field(
+        256, ge=0, description="Haystacks kept by a hash of their tool results, so repeated "
+        "verifications over the same results (retries, variants) do not re-index. 0 turns it off.")
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The settings from the environment, read once."""
+    return Settings()
