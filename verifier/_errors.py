@@ -4,7 +4,8 @@
 
     VerifierError (ValueError)
     ├── InputError           the answer, tool results or options are not usable
-    │   └── JSONInputError   a file or body is not valid JSON (line and column given)
+    │   ├── JSONInputError   a file or body is not valid JSON (line and column given)
+    │   └── TranscriptError  a message transcript cannot be read (message index given)
     └── LimitError           an input is over a configured limit (size, leaves, length)
 
 Normalizers raise ``normalizers.NormalizeError`` (also a ``ValueError``) on bad values;
@@ -29,6 +30,14 @@ class InputError(VerifierError):
 
 class JSONInputError(InputError):
     """Text that should be JSON is not."""
+
+
+class TranscriptError(InputError):
+    """A message transcript cannot be read; ``index`` is the message at fault (None: the list)."""
+
+    def __init__(self, message: str, index: int | None = None):
+        self.index = index
+        super().__init__(message, "messages" if index is None else f"messages[{index}]")
 
 
 class LimitError(VerifierError):
