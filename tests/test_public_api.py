@@ -7,6 +7,7 @@ def test_exported_names_are_pinned():
     assert sorted(verifier.__all__) == sorted([
         "verify", "Report", "Item", "Evidence", "Warnings", "Badge", "Highlight", "Suggestion", "Policy",
         "Haystack", "VerifierError", "InputError", "JSONInputError", "LimitError", "__version__",
+        "verify_messages", "TranscriptError",
     ])
     for name in verifier.__all__:
         assert hasattr(verifier, name)
@@ -22,5 +23,6 @@ def test_verify_signature_is_pinned():
 
 
 def test_errors_are_value_errors():
-    for error in (verifier.VerifierError, verifier.InputError, verifier.JSONInputError, verifier.LimitError):
+    for error in (verifier.VerifierError, verifier.InputError, verifier.JSONInputError, verifier.LimitError,
+                  verifier.TranscriptError):
         assert issubclass(error, ValueError)

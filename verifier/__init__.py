@@ -8,11 +8,12 @@
 
 from __future__ import annotations
 
-from ._errors import InputError, JSONInputError, LimitError, VerifierError
+from ._errors import InputError, JSONInputError, LimitError, TranscriptError, VerifierError
 from .haystack import Haystack
 from .models import Badge, Evidence, Highlight, Item, Report, Suggestion, Warnings
 from .pipeline import VERSION, verify
 from .policy import Policy
+from .transcripts import verify_messages
 
 __version__ = VERSION
 
@@ -28,8 +29,10 @@ __all__ = [
     "Policy",
     "Report",
     "Suggestion",
+    "TranscriptError",
     "VerifierError",
     "Warnings",
     "__version__",
     "verify",
+    "verify_messages",
 ]
