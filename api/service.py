@@ -130,7 +130,8 @@ class VerifyService:
                 try:
                     reports.append(self._run_one(request))
                 except InputError as exc:
-                    raise InputError(str(exc), f"requests[{n}]") from None
+                    message = str(exc).removeprefix(f"{exc.where}: ") if exc.where else str(exc)
+                    raise InputError(message, f"requests[{n}].{exc.where or 'body'}") from None
                 except LimitError as exc:
                     raise LimitError(f"requests[{n}]: {exc.what}", exc.size, exc.limit) from None
             return reports

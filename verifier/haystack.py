@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import regex
 
-from normalizers import dates, numbers, quotes, tickers
+from normalizers import NormalizeError, dates, numbers, quotes, tickers
 from normalizers._text import fold
 
 from ._errors import InputError, LimitError
@@ -174,7 +174,10 @@ class Haystack:
         self._sorted: list[Decimal] | None = None
         self._text: str | None = None
         self._text_starts: list[int] = []
-        self._extractor: Extractor = extractor(locale)
+        try:
+            self._extractor: Extractor = extractor(locale)
+        except NormalizeError as exc:
+            raise InputError(str(exc), "locale") from None
         self._mentions_cache: dict[str, list[Any]] = {}
         self.tool_scale: dict[int, Decimal] = {}  # tool index -> scale from a unit field
         self.key_leaves: set[LeafId] = set()  # leaves that are object keys, not values
