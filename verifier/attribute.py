@@ -24,8 +24,9 @@ from .models import SUPPORTED_STATUSES, Item
 
 _ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "No", "St", "Mr", "Ms", "Dr")
 #: Sentence ends: ., ! or ? followed by space, not after a common abbreviation ("Inc.").
+#: The look-behinds follow the punctuation so they run only where a sentence may end.
 _SENTENCE_END = re.compile(
-    "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS) + r"[.!?]\s+|\n\s*"
+    r"[.!?]" + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS) + r"\s+|\n\s*"
 )
 
 
