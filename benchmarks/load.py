@@ -69,7 +69,7 @@ def requests_mix() -> list[dict[str, Any]]:
 
 def in_process(mix: list[dict[str, Any]], rounds: int = 5) -> dict[str, float]:
     """Milliseconds per answer over the mix: naive baseline, verify cold and warm."""
-    hays = {}
+    hays: dict[str, Haystack] = {}
     for r in mix:
         key = dumps(r["tool_results"]) + r["locale"]
         hays.setdefault(key, Haystack(r["tool_results"], locale=r["locale"]))
