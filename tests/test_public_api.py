@@ -7,7 +7,7 @@ def test_exported_names_are_pinned():
     assert sorted(verifier.__all__) == sorted([
         "verify", "Report", "Item", "Evidence", "Warnings", "Badge", "Highlight", "Suggestion", "Policy",
         "Haystack", "VerifierError", "InputError", "JSONInputError", "LimitError", "__version__",
-        "verify_messages", "TranscriptError",
+        "verify_messages", "TranscriptError", "Judge", "JudgeError", "Judgement", "OpenAIJudge",
     ])
     for name in verifier.__all__:
         assert hasattr(verifier, name)
@@ -19,7 +19,7 @@ def test_verify_signature_is_pinned():
     assert [p.name for p in params[:2]] == ["answer", "tool_results"]
     keyword_only = {p.name: p.default for p in params if p.kind is p.KEYWORD_ONLY}
     assert keyword_only == {"question": None, "locale": "en_US", "policy": None, "haystack": None,
-                            "history": None}
+                            "history": None, "judge": None}
 
 
 def test_errors_are_value_errors():

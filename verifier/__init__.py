@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ._errors import InputError, JSONInputError, LimitError, TranscriptError, VerifierError
 from .haystack import Haystack
-from .models import Badge, Evidence, Highlight, Item, Report, Suggestion, Warnings
+from .judge import Judge, JudgeError, OpenAIJudge
+from .models import Badge, Evidence, Highlight, Item, Judgement, Report, Suggestion, Warnings
 from .pipeline import VERSION, verify
 from .policy import Policy
 from .transcripts import verify_messages
@@ -25,7 +26,11 @@ __all__ = [
     "InputError",
     "Item",
     "JSONInputError",
+    "Judge",
+    "JudgeError",
+    "Judgement",
     "LimitError",
+    "OpenAIJudge",
     "Policy",
     "Report",
     "Suggestion",

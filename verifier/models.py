@@ -130,6 +130,36 @@ class Warnings(BaseModel):
     )
 
 
+Verdict = Literal["supported", "unsupported", "partial", "unverified", "not_judged"]
+
+
+class Judgement(BaseModel):
+    """The model judge's second opinion on one sentence of the answer (see ``verifier.judge``)."""
+
+    model_config = _FROZEN
+
+    sentence: str = Field(description="The judged sentence as written in the answer.")
+    start: int = Field(description="Start offset of the sentence in the answer (characters).")
+    end: int = Field(description="End offset (exclusive) of the sentence in the answer.")
+    verdict: Verdict = Field(
+        description="supported, unsupported or partial as the judge said; unverified: the judge said "
+        "supported but its quote is not in the tool data; not_judged: the judge failed (timeout, "
+        "error, unparseable output) or was not asked, and the deterministic result stands.")
+    quote: str = Field("", description="The judge's verbatim supporting quote from the evidence it was shown.")
+    quote_verified: bool = Field(
+        False, description="Whether the quote appears in the tool data (case, quote marks and whitespace aside).")
+    reason: str = Field("", description="The judge's short reason, or the note saying why it was not judged.")
+    model: str = Field("", description="The judge model that gave the verdict.", examples=["qwen2.5-7b-instruct"])
+    latency_ms: float = Field(0.0, description="Time the judge took, retries included (milliseconds).")
+    trigger: Literal["high_stakes", "flagged", "sampled"] = Field(
+        "high_stakes", description="Why the sentence was judged: high-stakes wording, a flagged value "
+        "(Policy.judge_flagged), or the monitoring sample (Policy.judge_sample_rate; such verdicts are "
+        "recorded, not applied).")
+    stakes: list[str] = Field(
+        default_factory=list, description="High-stakes categories found in the sentence.",
+        examples=[["recommendation", "price_target"]])
+
+
 class Report(BaseModel):
     """The verifier's verdict on one answer."""
 
@@ -145,6 +175,9 @@ class Report(BaseModel):
     warnings: Warnings = Field(description="The UI payload: badge, message, highlights, retry hint.")
     suggestions: list[Suggestion] = Field(
         default_factory=list, description="Missing derived fields: values the answer computed from the data.")
+    judgements: list[Judgement] = Field(
+        default_factory=list, description="The model judge's verdicts, one per judged sentence; empty "
+        "when no judge is configured or no sentence needed one.")
     locale: str = Field(description="Locale the answer was read in.", examples=["en_US"])
     version: str = Field(description="Verifier version that produced the report.")
 

@@ -2,27 +2,32 @@
 
 Stages (each a small function ``stage(state) -> None`` that sets its own fields):
 ``extract`` (answer -> mentions), ``match`` (mentions -> (mention, item) pairs),
-``attribute``, ``stale`` and ``derive`` (revise those items), ``score`` (items ->
-report). The judge will slot in before ``score``.
+``attribute``, ``stale`` and ``derive`` (revise those items), ``judge`` (a model's
+second opinion on high-stakes sentences, only when a judge is configured), ``score``
+(items -> report).
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from normalizers import NormalizeError, number_symbols
 
 from . import score as scoring
 from ._errors import InputError, LimitError
-from .attribute import attribute, sentence_around
+from .attribute import attribute, sentence_around, sentence_starts
 from .derive import Budget, cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .haystack import Haystack
+from .judge import Judge, Trigger, evidence_for, judge_from_env, judge_sentence, sentence_leaves
 from .match import derived_item, match, stale_item
-from .models import SUPPORTED_STATUSES, Item, Report, Suggestion
+from .models import SUPPORTED_STATUSES, Confidence, Item, Judgement, Report, Suggestion
 from .policy import Policy
+from .stakes import high_stakes
 
 VERSION = "0.1.0"
 
@@ -40,6 +45,8 @@ class State:
     mentions: list[Mention] = field(default_factory=list)
     matched: list[tuple[Mention, Item]] = field(default_factory=list)  # each value and its verdict
     suggestions: list[Suggestion] = field(default_factory=list)
+    judge: Judge | None = None  # the model judge; None: off, nothing is called
+    judgements: list[Judgement] = field(default_factory=list)
     report: Report | None = None
 
 
@@ -106,10 +113,131 @@ def derive_stage(state: State) -> None:
     state.matched = matched
 
 
+def _sentences(answer: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence, trimmed of surrounding whitespace; empty ones left out."""
+    starts = sentence_starts(answer)
+    spans = []
+    for left, right in zip(starts, starts[1:] + [len(answer)], strict=True):
+        text = answer[left:right]
+        start, end = left + len(text) - len(text.lstrip()), left + len(text.rstrip())
+        if end > start:
+            spans.append((start, end))
+    return spans
+
+
+def _judge_plan(state: State) -> list[tuple[int, int, Trigger, tuple[str, ...]]]:
+    """The sentences to judge, highest priority first: high-stakes sentences whose values
+    all passed, then (if asked) sentences with a flagged value, then the monitoring sample."""
+    policy, answer = state.policy, state.answer
+    sampled = policy.judge_sample_rate > 0 and (
+        zlib.crc32(answer.encode("utf-8", "surrogatepass")) / 2**32 < policy.judge_sample_rate)
+    if not (policy.judge_high_stakes or policy.judge_flagged or sampled):
+        return []
+    stakes = {(s.start, s.end): s.reasons for s in high_stakes(answer, policy.judge_extra_phrases)}
+    if not (stakes or sampled) and not (policy.judge_flagged and any(i.flagged for _, i in state.matched)):
+        return []  # the common case: nothing to ask, no further work
+    plan: dict[Trigger, list[tuple[int, int, Trigger, tuple[str, ...]]]] = {
+        "high_stakes": [], "flagged": [], "sampled": []}
+    for start, end in _sentences(answer):
+        reasons = stakes.get((start, end), ())
+        flagged = any(i.flagged for m, i in state.matched if start <= m.start < end)
+        trigger: Trigger | None = (
+            "high_stakes" if reasons and not flagged and policy.judge_high_stakes else
+            "flagged" if flagged and policy.judge_flagged else "sampled" if sampled else None)
+        if trigger is not None:
+            plan[trigger].append((start, end, trigger, reasons))
+    return plan["high_stakes"] + plan["flagged"] + plan["sampled"]
+
+
+def judge_stage(state: State) -> None:
+    """Ask the model judge about the sentences the Policy picks (high-stakes ones by
+    default). Each verdict's quote is checked against the tool data; every fault is a
+    ``not_judged`` verdict with a note. A verified ``supported`` on a flagged sentence
+    (``Policy.judge_flagged``) clears its flags; lowering confidence is left to ``score``."""
+    judge = state.judge
+    if judge is None:
+        return
+    plan = _judge_plan(state)
+    if not plan:
+        return
+    cap = state.policy.judge_max_sentences
+    asked, skipped = plan[:cap], plan[cap:]
+
+    def ask(job: tuple[int, int, Trigger, tuple[str, ...]]) -> Judgement:
+        start, end, trigger, reasons = job
+        mentions = [m for m, _ in state.matched if start <= m.start < end]
+        if not mentions:  # "It is a buy.": the values of the sentence before say what "it" is
+            before = [m for m, _ in state.matched if m.start < start]
+            if before:
+                left = max(s for s in sentence_starts(state.answer) if s <= before[-1].start)
+                mentions = [m for m in before if m.start >= left]
+        evidence = evidence_for(state.haystack, sentence_leaves(mentions, state.haystack))
+        return judge_sentence(judge, sentence=state.answer[start:end], start=start, end=end,
+                              evidence=evidence, hay=state.haystack, trigger=trigger, stakes=reasons)
+
+    workers = min(len(asked), max(1, int(getattr(judge, "max_concurrency", 4))))
+    if workers <= 1:
+        judgements = [ask(job) for job in asked]
+    else:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
+            judgements = list(pool.map(ask, asked))
+    model = str(getattr(judge, "model", ""))
+    judgements += [
+        Judgement(sentence=state.answer[start:end], start=start, end=end, verdict="not_judged",
+                  reason=f"not judged: over the limit of {cap} judged sentences per answer "
+                  "(Policy.judge_max_sentences)", model=model, trigger=trigger, stakes=list(reasons))
+        for start, end, trigger, reasons in skipped
+    ]
+    state.judgements = sorted(judgements, key=lambda j: j.start)
+    for j in state.judgements:
+        if j.trigger == "flagged" and j.verdict == "supported" and j.quote_verified:
+            state.matched = [
+                (m, item.model_copy(update={
+                    "flagged": False,
+                    "reason": f"{item.reason}; cleared by the model judge ({j.model}), which found the "
+                              f"sentence supported and quoted {j.quote[:80]!r} from the tool data"}))
+                if item.flagged and j.start <= m.start < j.end else (m, item)
+                for m, item in state.matched
+            ]
+
+
+#: Verdicts that lower confidence (at most 'medium'): the judge doubts the sentence.
+_DOUBTED = frozenset({"unsupported", "partial", "unverified"})
+
+
+def _judged_confidence(confidence: Confidence, judgements: list[Judgement]) -> tuple[Confidence, list[Judgement]]:
+    """Confidence after the judge: a doubted sentence caps it at 'medium'. Monitoring
+    samples are recorded, not applied; not_judged changes nothing."""
+    doubted = [j for j in judgements if j.verdict in _DOUBTED and j.trigger != "sampled"]
+    if doubted and confidence == "high":
+        return "medium", doubted
+    return confidence, doubted
+
+
+_JUDGE_HINT = {
+    "unsupported": "is not supported by the tool results",
+    "partial": "is only partly supported by the tool results",
+    "unverified": "could not be tied to a quote from the tool results",
+}
+
+
 def score_stage(state: State) -> None:
-    """Turn items into confidence, action and warnings."""
+    """Turn items (and the judge's verdicts) into confidence, action and warnings."""
     items, policy = [item for _, item in state.matched], state.policy
     confidence, score = scoring.confidence_of(items, policy)
+    confidence, doubted = _judged_confidence(confidence, state.judgements)
+    warnings = scoring.warnings_of(items, confidence)
+    if doubted:
+        many = len(doubted) > 1
+        note = (f"A model judge doubts {len(doubted)} high-stakes sentence{'s' if many else ''} "
+                f"({', '.join(sorted({j.verdict for j in doubted}))}); check {'them' if many else 'it'} "
+                "before acting on this answer.")
+        lines = "\n".join(f"- the sentence {j.sentence!r} {_JUDGE_HINT[j.verdict]} (model judge)"
+                          for j in doubted)
+        hint = (f"{warnings.retry_hint}\n{lines}" if warnings.retry_hint else
+                "Some sentences in your previous answer are not supported by the tool results:\n"
+                f"{lines}\nRewrite them using only what the tool results state, or leave them out.")
+        warnings = warnings.model_copy(update={"message": f"{warnings.message} {note}", "retry_hint": hint})
     state.report = Report.model_construct(
         confidence=confidence,
         score=round(score, 4),
@@ -118,8 +246,9 @@ def score_stage(state: State) -> None:
         flagged=sum(1 for item in items if item.flagged),
         counts=scoring.counts_of(items),
         items=items,
-        warnings=scoring.warnings_of(items, confidence),
+        warnings=warnings,
         suggestions=state.suggestions,
+        judgements=state.judgements,
         locale=state.locale,
         version=VERSION,
     )
@@ -127,7 +256,7 @@ def score_stage(state: State) -> None:
 
 #: The stages, in order. Tests and later issues insert stages here.
 STAGES: list[Callable[[State], None]] = [
-    extract_stage, match_stage, attribute_stage, stale_stage, derive_stage, score_stage,
+    extract_stage, match_stage, attribute_stage, stale_stage, derive_stage, judge_stage, score_stage,
 ]
 
 
@@ -140,6 +269,7 @@ def verify(
     policy: Policy | dict[str, Any] | None = None,
     haystack: Haystack | None = None,
     history: Any = None,
+    judge: Judge | Literal[False] | None = None,
 ) -> Report:
     """Check ``answer`` against ``tool_results`` and return a :class:`Report`.
 
@@ -147,6 +277,10 @@ def verify(
     a prebuilt ``haystack`` instead to verify many answers over the same results.
     ``history`` holds earlier turns' tool results (same forms, or a Haystack): a value
     found only there is ``stale``.
+    ``judge`` is the model judge for high-stakes sentences (see ``verifier.judge``): by
+    default (None) the one ``VERIFIER_JUDGE_URL`` configures, none when it is unset;
+    False turns it off. A judge's fault never fails the call: the sentence is
+    ``not_judged`` and the deterministic result stands.
     Raises :class:`InputError` / :class:`LimitError` (both ``ValueError``) for unusable
     input; never anything from deep inside.
     """
@@ -180,7 +314,13 @@ def verify(
         raise InputError("give tool_results or haystack, not both", "haystack")
     if history is not None and not isinstance(history, Haystack):
         history = Haystack(history, locale=locale, max_leaves=policy.max_leaves)
-    state = State(answer, haystack, locale, policy, question, history)
+    if judge is None:
+        judge = judge_from_env()
+    elif judge is False:
+        judge = None
+    elif not callable(getattr(judge, "judge", None)):
+        raise InputError(f"must have a judge(claim, evidence) method, got {type(judge).__name__}", "judge")
+    state = State(answer, haystack, locale, policy, question, history, judge=judge)
     for stage in STAGES:
         stage(state)
     assert state.report is not None

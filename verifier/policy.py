@@ -45,5 +45,21 @@ class Policy(BaseModel):
     extra_stopwords: tuple[str, ...] = Field(
         (), description="More capitalised words that are never tickers (added to the bundled stop-lists).",
     )
+    judge_high_stakes: bool = Field(
+        True, description="When a model judge is configured: judge high-stakes sentences (advice, "
+        "ratings, price targets, P&L, guarantees; stoplists/high_stakes.txt) whose values all passed "
+        "the deterministic check. The judge never runs on every sentence by default.")
+    judge_flagged: bool = Field(
+        False, description="Also judge sentences with a flagged value; a supported verdict with a "
+        "verified quote then clears the flag (a correct paraphrase the rules missed).")
+    judge_sample_rate: float = Field(
+        0.0, ge=0, le=1, description="Share of answers (chosen by a hash of the answer, so repeatable) "
+        "whose every sentence is judged for monitoring; those verdicts are recorded, not applied. "
+        "0.01-0.05 is typical.")
+    judge_max_sentences: int = Field(
+        8, ge=0, description="Most sentences judged per answer; the rest are recorded as not judged.")
+    judge_extra_phrases: tuple[str, ...] = Field(
+        (), description="More high-stakes phrases, as lexicon lines: 'category: phrase|phrase' or a "
+        "bare phrase (category 'custom'); a trailing * lets the last word go on.")
     max_answer_chars: int = Field(200_000, ge=1, description="Longest answer accepted.")
     max_leaves: int = Field(2_000_000, ge=1, description="Most leaves a haystack may hold.")
