@@ -13,6 +13,12 @@ function el(tag, className, text) {
   return node;
 }
 
+// The result card sits beside the form (below it on narrow screens): bring it into view.
+function revealOutput() {
+  const top = $("output").getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight - 80) $("output").scrollIntoView({ block: "start" });
+}
+
 // ---- errors -------------------------------------------------------------------------------
 
 function showError(title, message, errors = []) {
@@ -26,6 +32,7 @@ function showError(title, message, errors = []) {
   $("result").hidden = true;
   $("placeholder").hidden = true;
   document.body.dataset.state = "error";
+  revealOutput();
 }
 
 function clearError() {
@@ -93,6 +100,7 @@ async function verify(event) {
     }
     showReport(answer, data);
     document.body.dataset.state = "done";
+    revealOutput();
     $("status").textContent = `Done in ${Math.round(performance.now() - started)} ms`;
   } catch (err) {
     showError("Could not reach the service", String(err.message || err));
