@@ -411,3 +411,78 @@ def test_golden_answers_without_high_stakes_never_call_the_judge(server: Scripte
             elif report.judgements:
                 judged += 1
     assert quiet > 100 and judged > 0  # most golden answers are plain market data
+
+
+# -- judge-eval and the command line --------------------------------------------------
+
+EVAL_SCRIPT = json.loads((FIXTURES / "judge" / "eval_script.json").read_text(encoding="utf-8"))["replies"]
+
+
+def test_judge_eval_measures_the_scripted_judge(server: ScriptedJudge) -> None:
+    from verifier.judge_eval import load_cases, run
+
+    server.script = lambda body: EVAL_SCRIPT[claim_of(body)]
+    cases = load_cases(FIXTURES / "judge" / "eval.jsonl")
+    result = run(cases, server.client(retries=0), "eval.jsonl")
+    assert (result.cases, result.judged, result.not_judged) == (12, 11, 1)
+    assert result.agreement == round(8 / 11, 4)
+    assert (result.precision, result.recall) == (0.6, 0.75)
+    assert result.quote_verified_rate == round(5 / 6, 4)
+    assert sorted(result.disagreements) == ["msft_price", "risk_free_growth", "share_counts"]
+    assert result.confusion["unsupported"] == {"unsupported": 2, "unverified": 1, "supported": 1}
+    assert result.errors[0].startswith("gs_rating_garbage: not judged: unparseable")
+
+
+def test_judge_eval_rejects_a_sentence_not_in_its_answer(tmp_path: Any) -> None:
+    from verifier import InputError
+    from verifier.judge_eval import load_cases
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"id": "x", "tool_results": [], "sentence": "A.", "answer": "B.",
+                               "label": "supported"}) + "\n")
+    with pytest.raises(InputError, match=r"bad.jsonl:1: the sentence is not in the answer"):
+        load_cases(bad)
+    bad.write_text(json.dumps({"id": "x", "tool_results": [], "sentence": "A.", "label": "true"}) + "\n")
+    with pytest.raises(InputError, match="label"):
+        load_cases(bad)
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> Any:
+    import os
+    import subprocess
+    import sys
+
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("VERIFIER_JUDGE_")}
+    environ.update(env or {})
+    return subprocess.run([sys.executable, "-m", "verifier.cli", *args], capture_output=True, text=True,
+                          timeout=60, check=False, env=environ)
+
+
+def test_cli_check_with_judge_url(server: ScriptedJudge, tmp_path: Any) -> None:
+    server.replies({"verdict": "supported", "quote": "not in the data at all"})
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps([{"name": "q", "output": {"symbol": "AAPL", "price": 142.30}}]))
+    answer = tmp_path / "answer.txt"
+    answer.write_text("AAPL trades at $142.30. You should buy AAPL.\n")
+    res = _cli("check", "--tools", str(tools), "--answer", str(answer), "--format", "json",
+               "--judge-url", server.url, "--judge-model", "cli-model")
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert report["confidence"] == "medium"
+    (j,) = report["judgements"]
+    assert (j["verdict"], j["model"], j["sentence"]) == ("unverified", "cli-model", "You should buy AAPL.")
+    assert server.calls[0]["body"]["model"] == "cli-model"
+    res = _cli("check", "--tools", str(tools), "--answer", str(answer), "--judge-url", "nowhere")
+    assert res.returncode == 2 and "--judge-url" in res.stderr
+
+
+def test_cli_judge_eval(server: ScriptedJudge, tmp_path: Any) -> None:
+    server.script = lambda body: EVAL_SCRIPT[claim_of(body)]
+    out = tmp_path / "out.json"
+    res = _cli("judge-eval", str(FIXTURES / "judge" / "eval.jsonl"), "--no-progress", "--json", str(out),
+               env={"VERIFIER_JUDGE_URL": server.url, "VERIFIER_JUDGE_MODEL": "env-model"})
+    assert res.returncode == 0, res.stderr
+    assert "agreement" in res.stdout and "0.727" in res.stdout
+    assert json.loads(out.read_text())["model"] == "env-model"
+    res = _cli("judge-eval", str(FIXTURES / "judge" / "eval.jsonl"))
+    assert res.returncode == 2 and "no judge configured" in res.stderr

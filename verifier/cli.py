@@ -1,6 +1,6 @@
 """The ``verifier`` command line: ``check`` one answer, ``eval`` a labelled set,
-``suggest`` missing derived fields from many reports, print the report ``schema``,
-``serve`` the HTTP API.
+``judge-eval`` a model judge against labelled sentences, ``suggest`` missing derived
+fields from many reports, print the report ``schema``, ``serve`` the HTTP API.
 
 Exit codes: 0 done; 1 the answer's confidence reached ``--fail-on``; 2 bad input (the
 message says what and where, no traceback).
@@ -9,6 +9,7 @@ message says what and where, no traceback).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from importlib import resources
 from pathlib import Path
@@ -22,9 +23,10 @@ from rich.text import Text
 
 import stoplists
 
-from ._errors import VerifierError
+from ._errors import InputError, VerifierError
 from .evaluate import load_dataset, run
 from .jsonio import load_path, loads, read_jsonl, read_text
+from .judge import Judge, OpenAIJudge, judge_from_env
 from .models import Report
 from .pipeline import verify
 from .policy import Policy
@@ -53,6 +55,8 @@ def check(
     format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
     fail_on: Annotated[str | None, typer.Option(help="Exit 1 when confidence is this or worse: medium or low.")] = None,
     stopwords: Annotated[Path | None, typer.Option(help="A file of extra words that are never tickers (one a line).")] = None,
+    judge_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL of a model judge for high-stakes sentences (default: VERIFIER_JUDGE_URL; none: off).")] = None,
+    judge_model: Annotated[str | None, typer.Option(help="The judge's model name (default: VERIFIER_JUDGE_MODEL).")] = None,
 ) -> None:
     """Verify one answer and print the report."""
     if format not in ("text", "json"):
@@ -74,7 +78,9 @@ def check(
                 policy = Policy(extra_stopwords=tuple(sorted(stoplists.load_file(stopwords))))
             except OSError as exc:
                 _fail(f"{stopwords}: cannot read file ({exc.strerror})")
-        report = verify(text.rstrip("\n"), tool_results, question=question, locale=locale, policy=policy)
+        judge = _judge(judge_url, judge_model)
+        report = verify(text.rstrip("\n"), tool_results, question=question, locale=locale, policy=policy,
+                        judge=judge if judge is not None else False)
     except (VerifierError, OSError) as exc:
         _fail(str(exc))
     except ValueError as exc:  # pydantic validation of options, stop-list files
@@ -127,6 +133,67 @@ def eval_(
             out.print(f"[bold]{title}[/bold]: " + ", ".join(ids))
     if json_out:
         json_out.write_text(result.model_dump_json(indent=2), encoding="utf-8")
+
+
+@app.command(name="judge-eval")
+def judge_eval(
+    dataset: Annotated[Path, typer.Argument(help="Labelled JSONL: id, tool_results, sentence, label (supported|unsupported|partial)[, answer, locale].")],
+    judge_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL of the judge (default: VERIFIER_JUDGE_URL).")] = None,
+    judge_model: Annotated[str | None, typer.Option(help="The judge's model name (default: VERIFIER_JUDGE_MODEL).")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the results as JSON here.")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Measure a model judge on labelled sentences: agreement, precision/recall on unsupported."""
+    from . import judge_eval as judging
+
+    try:
+        cases = judging.load_cases(dataset)
+        judge = _judge(judge_url, judge_model)
+    except (VerifierError, OSError) as exc:
+        _fail(str(exc))
+    if judge is None:
+        raise _fail("no judge configured: give --judge-url (or set VERIFIER_JUDGE_URL)")
+    if not cases:
+        _fail(f"{dataset}: no cases in the file")
+    with Progress(TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, disable=not progress) as bar:
+        task = bar.add_task("judge", total=len(cases))
+        result = judging.run(cases, judge, str(dataset), progress=lambda: bar.advance(task))
+    table = Table(title=f"{dataset}: judge {result.model or '(no model name)'}, {result.cases} sentences")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("judged", f"{result.judged} of {result.cases}")
+    for field in ("agreement", "precision", "recall", "quote_verified_rate"):
+        table.add_row(field.replace("_", " ") + (" (unsupported)" if field in ("precision", "recall") else ""),
+                      f"{getattr(result, field):.3f}")
+    table.add_row("latency p50 ms", f"{result.latency_ms['p50']:.1f}")
+    table.add_row("latency p90 ms", f"{result.latency_ms['p90']:.1f}")
+    out.print(table)
+    confusion = Table(title="label (rows) by checked verdict (columns)")
+    verdicts = ("supported", "partial", "unsupported", "unverified")
+    confusion.add_column("label")
+    for v in verdicts:
+        confusion.add_column(v, justify="right")
+    for label in ("supported", "partial", "unsupported"):
+        row = result.confusion.get(label, {})
+        confusion.add_row(label, *(str(row.get(v, 0)) for v in verdicts))
+    out.print(confusion)
+    for title, ids in (("disagreements", result.disagreements), ("not judged", result.errors)):
+        if ids:
+            out.print(Text(f"{title}: ", style="bold") + Text(", ".join(ids)))
+    if json_out:
+        json_out.write_text(result.model_dump_json(indent=2), encoding="utf-8")
+
+
+def _judge(url: str | None, model: str | None) -> Judge | None:
+    """The judge the options (or else the VERIFIER_JUDGE_* variables) configure."""
+    if not url:
+        return judge_from_env()
+    model = model or os.environ.get("VERIFIER_JUDGE_MODEL", "")
+    try:
+        return OpenAIJudge(url, model, api_key=os.environ.get("VERIFIER_JUDGE_API_KEY") or None)
+    except ValueError as exc:
+        raise InputError(str(exc), "--judge-url") from None
 
 
 @app.command()
@@ -206,6 +273,14 @@ def _print_report(answer: str, report: Report) -> None:
         style = _STYLE.get(item.status, "") if item.flagged else ""
         table.add_row(item.text, item.kind, Text(item.status, style=style), where)
     out.print(table)
+    if report.judgements:
+        judged = Table(title=f"model judge ({report.judgements[0].model or 'unnamed model'})")
+        for col in ("sentence", "verdict", "quote", "reason"):
+            judged.add_column(col)
+        for j in report.judgements:
+            quote = f"{j.quote!r} ({'in the data' if j.quote_verified else 'not in the data'})" if j.quote else ""
+            judged.add_row(j.sentence, j.verdict, quote, j.reason)
+        out.print(judged)
     if report.warnings.retry_hint:
         out.print("\n[bold]retry hint[/bold]")
         out.print(report.warnings.retry_hint, markup=False)
