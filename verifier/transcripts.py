@@ -291,11 +291,11 @@ def _read_langchain(i: int, message: dict[str, Any]) -> Iterator[_Event]:
         yield _Event(i, "user", _text(message.get("content"), i))
     elif kind == "ai":
         yield _Event(i, "assistant", _text(message.get("content"), i))
-        calls = message.get("tool_calls")
-        if not calls and isinstance(message.get("additional_kwargs"), dict):
+        calls, extra = message.get("tool_calls") or [], message.get("additional_kwargs")
+        if not calls and isinstance(extra, dict) and extra.get("tool_calls"):
             # older serialised AIMessages keep the provider's OpenAI-shaped calls only
-            yield from _read_openai(i, {"role": "assistant", "content": None,
-                                        "tool_calls": message["additional_kwargs"].get("tool_calls")})
+            openai = {"role": "assistant", "tool_calls": extra["tool_calls"]}
+            yield from (e for e in _read_openai(i, openai) if e.kind == "call")
             return
         if not isinstance(calls, list):
             _fail(i, f"'tool_calls' must be a list, got {type(calls).__name__}")
@@ -318,7 +318,7 @@ def _langchain_fields(i: int, message: dict[str, Any]) -> dict[str, Any]:
     """The fields of a LangChain message in any of its dict forms."""
     if "lc" in message:
         ids, kwargs = message.get("id"), message.get("kwargs")
-        name = ids[-1] if isinstance(ids, list) and ids else None
+        name = ids[-1] if isinstance(ids, list) and ids and isinstance(ids[-1], str) else None
         if name not in _LC_CLASSES or not isinstance(kwargs, dict):
             _fail(i, f"not a serialised LangChain message (id {ids!r})")
         return {**kwargs, "type": _LC_CLASSES[name]}
