@@ -153,7 +153,9 @@ def test_invalid_json_arguments_and_bracketed_non_json_content_are_kept_as_text(
 def test_a_transcript_without_tool_calls_verifies_against_no_data():
     report = verify_messages([{"role": "user", "content": "Price of AAPL?"},
                               {"role": "assistant", "content": "AAPL is at $190.10."}])
-    assert [i.status for i in report.items] == ["unsupported", "unsupported"]
+    assert report.model_dump() == verify("AAPL is at $190.10.", [], question="Price of AAPL?").model_dump()
+    assert [i.text for i in report.items] == ["AAPL", "$190.10"]
+    assert not any(i.evidence for i in report.items) and all(i.status not in SUPPORTED_STATUSES for i in report.items)
 
 
 def test_responses_custom_tool_calls_are_read_and_hosted_tool_items_skipped():
