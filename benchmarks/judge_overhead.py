@@ -42,7 +42,7 @@ class _Scripted(BaseHTTPRequestHandler):
     reply = json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": json.dumps(
         {"verdict": "supported", "quote": "", "reason": "scripted"})}}]}).encode()
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+    def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         type(self).calls += 1
         self.send_response(200)
@@ -57,7 +57,8 @@ class _Scripted(BaseHTTPRequestHandler):
 
 def _cases() -> tuple[list[Case], list[Case]]:
     """(answers without a high-stakes sentence, answers with one), each with its haystack."""
-    quiet, stakes = [], []
+    quiet: list[Case] = []
+    stakes: list[Case] = []
     for path in sorted(SCENARIOS.glob("*.json")):
         scenario = json.loads(path.read_text(encoding="utf-8"))
         hay = Haystack(scenario["tool_results"], locale=scenario["locale"])
