@@ -63,3 +63,30 @@ def test_sentence_splitter_keeps_abbreviations_and_decimals():
 def test_same_entity():
     assert same_entity("VOD.L", "VOD") and same_entity("BRK-B", "BRK.B")
     assert not same_entity("AMD", "NVDA")
+
+
+FIN = [{"name": "fundamentals", "output": {"symbol": "ACME",
+        "annual": [{"fiscal_year": 2025, "revenue": 100}, {"fiscal_year": 2026, "revenue": 120}],
+        "quarters": [{"period": "Q3 2025", "eps": 1.1}, {"fiscal_quarter": 4, "fiscal_year": 2025, "eps": 1.3}],
+        "table": {"columns": ["item", "2024", "2023"], "rows": [["margin", "41.2", "39.8"]]}}}]
+
+
+@pytest.mark.parametrize(("answer", "text", "owner"), [
+    ("ACME revenue was $120 million in 2025.", "$120 million", "the 2026 record, not 2025"),
+    ("Q3 2025 EPS was $1.30.", "$1.30", "the Q4 2025 record, not Q3 2025"),
+    ("In 2023 the margin was 41.2.", "41.2", "the 2024 record, not 2023"),
+])
+def test_a_value_from_another_periods_record_is_misattributed(answer, text, owner):
+    item, _ = status(answer, text, FIN)
+    assert item.status == "misattributed" and owner in item.reason
+
+
+@pytest.mark.parametrize(("answer", "text"), [
+    ("ACME revenue was $120 million in 2026.", "$120 million"),
+    ("In FY2025 revenue was 100 and in FY2026 it was 120.", "120"),
+    ("Q4 2025 EPS was $1.30.", "$1.30"),
+    ("EPS was $1.30 in 2025.", "$1.30"),
+])
+def test_values_in_the_named_periods_record_are_supported(answer, text):
+    item, _ = status(answer, text, FIN)
+    assert item.status in ("exact", "normalized")

@@ -48,7 +48,7 @@ def sentence_around(text: str, start: int, end: int) -> str:
     return text[left:right]
 
 
-def _scope_starts(text: str) -> list[int]:
+def scope_starts(text: str) -> list[int]:
     """Offsets where sentences or clauses begin, in order."""
     return sorted(set(sentence_starts(text)) | {m.end() for m in _CLAUSE_BREAK.finditer(text)})
 
@@ -61,7 +61,7 @@ def same_entity(named: str, owner: str) -> bool:
 
 def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
     """Items with values from another ticker's record marked ``misattributed``."""
-    starts = _scope_starts(answer)
+    starts = scope_starts(answer)
     items = []
     current: str | None = None
     scope = 0
@@ -80,6 +80,54 @@ def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -
                 item = misattributed_item(item, hay, mention, current)
         items.append(item)
     return items
+
+
+def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
+    """Items whose value is found only in records of another period than the one their
+    sentence or clause names ("revenue was $120M in 2025" where $120M is the 2026
+    record's) marked ``misattributed``."""
+    starts = scope_starts(answer)
+    named: dict[int, set[tuple[int, int | None]]] = {}  # scope start -> periods it names
+    for mention, item in matched:
+        period = _named_period(mention)
+        if period is not None:
+            scope = max(s for s in starts if s <= mention.start)
+            named.setdefault(scope, set()).add(period)
+    items = []
+    for mention, item in matched:
+        scope = max(s for s in starts if s <= mention.start)
+        periods = named.get(scope)
+        # exact values only: a rounded one ("about $2.5bn") may round from several periods
+        if (periods and len(periods) == 1 and mention.kind in NUMERIC_KINDS
+                and item.status in ("exact", "normalized")):
+            (said,) = periods
+            leaves = candidate_leaves(mention, hay)
+            held = [hay.period_of(leaf) for leaf in leaves]
+            if leaves and None not in held and not any(_same_period(said, p) for p in held if p):
+                owner = held[0]
+                assert owner is not None
+                item = misattributed_item(item, hay, mention, _period_text(said),
+                                          owner=f"the {_period_text(owner)} record")
+        items.append(item)
+    return items
+
+
+def _named_period(mention: Mention) -> tuple[int, int | None] | None:
+    """(year, quarter) a year or period mention names ("2025", "Q3 2025", "FY2025")."""
+    if mention.kind not in ("date", "period") or not mention.value:
+        return None
+    m = re.fullmatch(r"(?:FY)?(\d{4})(?:-Q([1-4]))?", mention.value)
+    if m is None:
+        return None
+    return int(m.group(1)), int(m.group(2)) if m.group(2) else None
+
+
+def _same_period(said: tuple[int, int | None], held: tuple[int, int | None]) -> bool:
+    return said[0] == held[0] and (said[1] is None or held[1] is None or said[1] == held[1])
+
+
+def _period_text(period: tuple[int, int | None]) -> str:
+    return f"Q{period[1]} {period[0]}" if period[1] else str(period[0])
 
 
 def _code_entity(hay: Haystack, mention: Mention) -> str | None:

@@ -171,6 +171,8 @@ class Haystack:
         self.codes: dict[str, list[LeafId]] = defaultdict(list)
         self.counts: dict[int, list[tuple[int, int]]] = defaultdict(list)  # length -> (tool, node)
         self._strings: list[LeafId] = []
+        self._string_set: frozenset[LeafId] | None = None
+        self._periods_by_node: dict[int, tuple[int, int | None]] | None = None
         self._sorted: list[Decimal] | None = None
         self._text: str | None = None
         self._text_starts: list[int] = []
@@ -468,6 +470,60 @@ class Haystack:
         """The JSONPath of a leaf."""
         return self.path_of_node(self.leaves[leaf].node)
 
+    def period_of(self, leaf: LeafId) -> tuple[int, int | None] | None:
+        """(year, quarter or None) of the nearest enclosing record that states a period:
+        a year/quarter/period/date field among its fields ({"fiscal_year": 2025},
+        {"period": "Q3 2025"}), or a key that is one ({"2025": {...}}). None when no
+        enclosing record states one. A column header that is a year ("2025") is the
+        period of the cells under it."""
+        entry = self.leaves[leaf]
+        if entry.key and leaf not in self.key_leaves:
+            own = _year_quarter(entry.key.strip())
+            if own is not None:
+                return own
+        node = self._parent[entry.node]
+        while node >= 0:
+            found = self._record_periods().get(node)
+            if found is not None:
+                return found
+            node = self._parent[node]
+        return None
+
+    def _record_periods(self) -> dict[int, tuple[int, int | None]]:
+        if self._periods_by_node is None:
+            by_node: dict[int, tuple[int, int | None]] = {}
+            for key, leaves in list(self.periods.items()) + list(self.dates.items()):
+                period = _year_quarter(key)
+                if period is None:
+                    continue
+                for leaf in leaves:
+                    entry = self.leaves[leaf]
+                    if leaf in self.key_leaves:  # {"2025": {...}}: the key names the object under it
+                        record = entry.node
+                    elif entry.key and (_period_role(entry.key) or _PERIOD_FIELD.match(entry.key)):
+                        record = self._parent[entry.node]
+                    else:
+                        continue
+                    old = by_node.get(record)
+                    if old is None or (old[1] is None and period[1] is not None and old[0] == period[0]):
+                        by_node[record] = period
+            self._periods_by_node = by_node
+        return self._periods_by_node
+
+    def parent(self, node: int) -> int:
+        """The node enclosing ``node`` (-1 at a tool's root)."""
+        return self._parent[node]
+
+    def segment(self, node: int) -> str | int | None:
+        """The key or list index that leads to ``node`` from its parent."""
+        return self._segment[node]
+
+    def is_string(self, leaf: LeafId) -> bool:
+        """Whether ``leaf`` is a string value (not a number, boolean or key)."""
+        if self._string_set is None:
+            self._string_set = frozenset(self._strings)
+        return leaf in self._string_set
+
     def children_leaves(self, parent: int) -> list[LeafId]:
         """Leaves directly under node ``parent`` (a record's fields, a row's cells), in
         document order. Built once, on first use."""
@@ -565,6 +621,18 @@ class Haystack:
 
     def __repr__(self) -> str:
         return f"<Haystack {len(self.tools)} tools, {len(self.leaves)} leaves, locale {self.locale}>"
+
+
+_PERIOD_FIELD = regex.compile(r"(?i)^(fiscal_?)?(period|period_?end(ing)?|fiscal_?period|quarter_?end|year_?end|date|as_?of|report_?date)$")
+_YEAR_QUARTER = regex.compile(r"^(?:FY)?(\d{4})(?:-Q([1-4]))?(?:-\d\d(?:-\d\d)?)?$")
+
+
+def _year_quarter(key: str) -> tuple[int, int | None] | None:
+    """"2025-Q3" -> (2025, 3); "2025", "FY2025", "2025-03-31" -> (2025, None)."""
+    m = _YEAR_QUARTER.match(key)
+    if m is None:
+        return None
+    return int(m.group(1)), int(m.group(2)) if m.group(2) else None
 
 
 @lru_cache(maxsize=8192)

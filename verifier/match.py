@@ -71,7 +71,7 @@ def _item(mention: Mention, status: Status, reason: str, evidence: list[Evidence
 def candidate_leaves(mention: Mention, hay: Haystack) -> list[LeafId]:
     """Every leaf that holds the value of a numeric mention (in any accepted form),
     or, for a value matched only by rounding, the leaf it rounds from."""
-    leaves = [ref.leaf for _, ref, _ in _exact_candidates(mention, hay)]
+    leaves = list(dict.fromkeys(ref.leaf for _, ref, _ in _exact_candidates(mention, hay)))
     if not leaves:
         near = _nearest(mention, hay)
         if near is not None:
@@ -79,15 +79,33 @@ def candidate_leaves(mention: Mention, hay: Haystack) -> list[LeafId]:
     return leaves
 
 
-def misattributed_item(item: Item, hay: Haystack, mention: Mention, named: str) -> Item:
-    """``item`` re-marked: its value belongs to another ticker's record, not ``named``."""
+def misattributed_item(item: Item, hay: Haystack, mention: Mention, named: str, owner: str | None = None) -> Item:
+    """``item`` re-marked: its value belongs to another record (another ticker's, or
+    ``owner``), not to ``named``."""
     leaves = candidate_leaves(mention, hay)
-    owner = hay.entity_of(leaves[0]) if leaves else None
-    ev = [_evidence(hay, leaf, f"{hay.entity_of(leaf)}'s record") for leaf in leaves[:3]]
+    if owner is None:
+        owner = hay.entity_of(leaves[0]) if leaves else None
+        ev = [_evidence(hay, leaf, f"{hay.entity_of(leaf)}'s record") for leaf in leaves[:3]]
+    else:
+        ev = [_evidence(hay, leaf, f"{owner}") for leaf in leaves[:3]]
     return item.model_copy(update={
         "status": "misattributed", "flagged": True, "evidence": ev, "evidence_total": len(leaves),
         "reason": f"{_where(ev[0])} belongs to {owner}, not {named}",
     })
+
+
+def miscited_item(item: Item, hay: Haystack, leaves: list[LeafId], cited: str) -> Item:
+    """``item`` re-marked: its sentence cites ``cited`` but the value is only elsewhere."""
+    ev = [_evidence(hay, leaf, "outside the cited source") for leaf in leaves[:3]]
+    return item.model_copy(update={
+        "status": "misattributed", "flagged": True, "evidence": ev, "evidence_total": len(leaves),
+        "reason": f"the sentence cites {cited}, but the value is only at {_where(ev[0])}",
+    })
+
+
+def leaf_evidence(hay: Haystack, leaf: LeafId, how: str) -> Evidence:
+    """Evidence pointing at ``leaf``."""
+    return _evidence(hay, leaf, how)
 
 
 def stale_item(mention: Mention, earlier: Item) -> Item:

@@ -19,6 +19,7 @@ Kind = Literal[
 ]
 Status = Literal[
     "exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid", "misattributed", "stale",
+    "gap_fill",
 ]
 Confidence = Literal["high", "medium", "low"]
 Action = Literal["show", "show_with_warning", "retry", "abstain"]
@@ -26,7 +27,8 @@ Action = Literal["show", "show_with_warning", "retry", "abstain"]
 #: Statuses that count as supported by the tool data.
 SUPPORTED_STATUSES: frozenset[str] = frozenset({"exact", "normalized", "rounded", "derived"})
 #: Statuses that flag the item to the user.
-FLAGGED_STATUSES: frozenset[str] = frozenset({"drift", "unsupported", "invalid", "misattributed", "stale"})
+FLAGGED_STATUSES: frozenset[str] = frozenset(
+    {"drift", "unsupported", "invalid", "misattributed", "stale", "gap_fill"})
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -93,6 +95,43 @@ class Suggestion(BaseModel):
     expression: str = Field(description="How to compute it from the tool's output.")
     op: str = Field(description="difference, sum, average, percent_change, ratio, total, mean, share.")
     text: str = Field(description="The suggestion as a sentence for the tool's owner.")
+
+
+NoteKind = Literal[
+    "negation", "direction", "low_overlap", "unknown_citation", "incomplete", "conflict", "merged_sources",
+]
+
+
+class Note(BaseModel):
+    """A finding about a sentence or the answer as a whole rather than one value: a flipped
+    negation, a direction word against the data, a sentence far from its cited source, a
+    citation to nothing, an entity the question asked about and the answer left out, two
+    sources that disagree."""
+
+    model_config = _FROZEN
+
+    kind: NoteKind = Field(description="What was found.")
+    flagged: bool = Field(description="Whether it lowers confidence (conflicts and incomplete answers only warn).")
+    message: str = Field(description="One sentence a person can read.")
+    start: int | None = Field(None, description="Start of the sentence it is about, when it is about one.")
+    end: int | None = Field(None, description="End (exclusive) of that sentence.")
+    evidence: list[Evidence] = Field(default_factory=list, description="The data it was checked against.")
+
+
+class SentenceCheck(BaseModel):
+    """One sentence of the answer: its citations and its word overlap with its source."""
+
+    model_config = _FROZEN
+
+    start: int = Field(description="Start offset of the sentence in the answer.")
+    end: int = Field(description="End offset (exclusive).")
+    citations: list[int] = Field(default_factory=list, description="Citation markers it carries ([2, 3] -> [2, 3]).")
+    sources: list[str] = Field(default_factory=list, description="What each citation points at: a tool "
+                               "result, or a record inside one ('search_news $.results[1]').")
+    overlap: float | None = Field(
+        None, description="Share of its content words found in its sources (all tool results when "
+        "uncited); null when it has none. Blunt: read it beside the exact checks.")
+    flagged: bool = Field(False, description="A cited sentence below Policy.min_overlap, or citing nothing that exists.")
 
 
 class Badge(BaseModel):
@@ -178,6 +217,11 @@ class Report(BaseModel):
     judgements: list[Judgement] = Field(
         default_factory=list, description="The model judge's verdicts, one per judged sentence; empty "
         "when no judge is configured or no sentence needed one.")
+    sentences: list[SentenceCheck] = Field(
+        default_factory=list, description="The answer's sentences with citations and overlap.")
+    notes: list[Note] = Field(
+        default_factory=list, description="Findings about sentences or the whole answer (negation, "
+        "direction, overlap, citations, coverage of the question, conflicting sources).")
     locale: str = Field(description="Locale the answer was read in.", examples=["en_US"])
     version: str = Field(description="Verifier version that produced the report.")
 

@@ -17,16 +17,29 @@ from typing import Any, Literal
 
 from normalizers import NormalizeError, number_symbols
 
+from . import conflicts, polarity
+from . import question as asked
 from . import score as scoring
 from ._errors import InputError, LimitError
-from .attribute import attribute, sentence_around, sentence_starts
+from .attribute import attribute, attribute_periods, sentence_around, sentence_starts
 from .derive import Budget, cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
+from .grounding import ground
 from .haystack import Haystack
 from .judge import Judge, Trigger, evidence_for, judge_from_env, judge_sentence, sentence_leaves
 from .match import derived_item, match, stale_item
-from .models import SUPPORTED_STATUSES, Confidence, Item, Judgement, Report, Suggestion
+from .models import (
+    SUPPORTED_STATUSES,
+    Confidence,
+    Item,
+    Judgement,
+    Note,
+    Report,
+    SentenceCheck,
+    Suggestion,
+)
 from .policy import Policy
+from .sentences import Sentence, split
 from .stakes import high_stakes
 
 VERSION = "0.1.0"
@@ -47,6 +60,9 @@ class State:
     suggestions: list[Suggestion] = field(default_factory=list)
     judge: Judge | None = None  # the model judge; None: off, nothing is called
     judgements: list[Judgement] = field(default_factory=list)
+    sentences: list[Sentence] = field(default_factory=list)
+    sentence_checks: list[SentenceCheck] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)  # findings about sentences or the answer
     report: Report | None = None
 
 
@@ -65,9 +81,42 @@ def match_stage(state: State) -> None:
 
 
 def attribute_stage(state: State) -> None:
-    """Values taken from another ticker's record are misattributed, not supported."""
+    """Values taken from another ticker's or another period's record are misattributed."""
     items = attribute(state.answer, state.matched, state.haystack)
     state.matched = [(m, item) for (m, _), item in zip(state.matched, items, strict=True)]
+    items = attribute_periods(state.answer, state.matched, state.haystack)
+    state.matched = [(m, item) for (m, _), item in zip(state.matched, items, strict=True)]
+
+
+def ground_stage(state: State) -> None:
+    """Sentences: citations scope their values to the cited sources; overlap is measured."""
+    state.sentences = split(state.answer)
+    state.matched, state.sentence_checks, notes = ground(
+        state.answer, state.matched, state.haystack, state.policy)
+    state.notes.extend(notes)
+
+
+def question_stage(state: State) -> None:
+    """Values for entities the question asks about but the data lacks are gap_fill;
+    entities asked about and left out make an 'incomplete' note."""
+    if not state.question:
+        return
+    ex = extractor(state.locale, tuple(state.policy.extra_stopwords))
+    state.matched, notes = asked.check(state.question, state.answer, state.matched, state.haystack, ex)
+    state.notes.extend(notes)
+
+
+def polarity_stage(state: State) -> None:
+    """Negations and direction words (missed/beat, loss/profit) against the data."""
+    if not state.policy.check_polarity:
+        return
+    state.matched, notes = polarity.check(state.answer, state.sentences, state.matched, state.haystack)
+    state.notes.extend(notes)
+
+
+def conflicts_stage(state: State) -> None:
+    """Warn where the answer's values come from sources that disagree."""
+    state.notes.extend(conflicts.check(state.sentences, state.matched, state.haystack))
 
 
 def stale_stage(state: State) -> None:
@@ -226,7 +275,8 @@ def score_stage(state: State) -> None:
     items, policy = [item for _, item in state.matched], state.policy
     confidence, score = scoring.confidence_of(items, policy)
     confidence, doubted = _judged_confidence(confidence, state.judgements)
-    warnings = scoring.warnings_of(items, confidence)
+    confidence = scoring.noted_confidence(confidence, state.notes)
+    warnings = scoring.warnings_of(items, confidence, state.notes)
     if doubted:
         many = len(doubted) > 1
         note = (f"A model judge doubts {len(doubted)} high-stakes sentence{'s' if many else ''} "
@@ -249,6 +299,8 @@ def score_stage(state: State) -> None:
         warnings=warnings,
         suggestions=state.suggestions,
         judgements=state.judgements,
+        sentences=state.sentence_checks,
+        notes=state.notes,
         locale=state.locale,
         version=VERSION,
     )
@@ -256,7 +308,8 @@ def score_stage(state: State) -> None:
 
 #: The stages, in order. Tests and later issues insert stages here.
 STAGES: list[Callable[[State], None]] = [
-    extract_stage, match_stage, attribute_stage, stale_stage, derive_stage, judge_stage, score_stage,
+    extract_stage, match_stage, attribute_stage, ground_stage, stale_stage, question_stage, polarity_stage,
+    conflicts_stage, derive_stage, judge_stage, score_stage,
 ]
 
 

@@ -61,5 +61,10 @@ class Policy(BaseModel):
     judge_extra_phrases: tuple[str, ...] = Field(
         (), description="More high-stakes phrases, as lexicon lines: 'category: phrase|phrase' or a "
         "bare phrase (category 'custom'); a trailing * lets the last word go on.")
+    min_overlap: float = Field(
+        0.7, ge=0, le=1, description="A cited sentence whose content words are less than this share "
+        "of its source's words is flagged (low_overlap). Uncited sentences are measured, not flagged.")
+    check_polarity: bool = Field(True, description="Flag negations and direction words (missed/beat, "
+                                 "loss/profit) that contradict the source.")
     max_answer_chars: int = Field(200_000, ge=1, description="Longest answer accepted.")
     max_leaves: int = Field(2_000_000, ge=1, description="Most leaves a haystack may hold.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .models import SUPPORTED_STATUSES, Action, Badge, Confidence, Highlight, Item, Warnings
+from .models import SUPPORTED_STATUSES, Action, Badge, Confidence, Highlight, Item, Note, Warnings
 from .policy import Policy
 
 _LABELS = {"high": "Verified", "medium": "Partly verified", "low": "Unverified"}
@@ -42,8 +42,17 @@ def action_of(confidence: Confidence, score: float, policy: Policy) -> Action:
     return "retry" if policy.retry_on_low else "show_with_warning"
 
 
-def warnings_of(items: list[Item], confidence: Confidence) -> Warnings:
+def noted_confidence(confidence: Confidence, notes: list[Note]) -> Confidence:
+    """A flagged note (a flipped negation, a wrong direction, a sentence far from its
+    cited source, a citation to nothing) caps confidence at 'medium'."""
+    if confidence == "high" and any(n.flagged for n in notes):
+        return "medium"
+    return confidence
+
+
+def warnings_of(items: list[Item], confidence: Confidence, notes: list[Note] | None = None) -> Warnings:
     """Badge, message, highlights and retry hint for the UI."""
+    notes = notes or []
     flagged = [item for item in items if item.flagged]
     highlights = [
         Highlight.model_construct(start=i.start, end=i.end, text=i.text, kind=i.kind,
@@ -51,10 +60,17 @@ def warnings_of(items: list[Item], confidence: Confidence) -> Warnings:
         for i in flagged
     ]
     badge = Badge.model_construct(level=confidence, label=_LABELS[confidence])
-    return Warnings.model_construct(
-        badge=badge, message=_message(items, flagged, confidence), highlights=highlights,
-        retry_hint=_retry_hint(flagged) if flagged else None,
-    )
+    message = _message(items, flagged, confidence)
+    raised = [n for n in notes if n.flagged]
+    if raised:
+        message = message.replace(f"All {len(items)} checked values match the tool data.",
+                                  f"All {len(items)} checked values match the tool data, but")
+        message += " " + "; ".join(n.message for n in raised).capitalize() + "."
+    warned = [n for n in notes if not n.flagged]
+    if warned:
+        message += " Note: " + "; ".join(n.message for n in warned) + "."
+    hint = _retry_hint(flagged, raised) if flagged or raised else None
+    return Warnings.model_construct(badge=badge, message=message, highlights=highlights, retry_hint=hint)
 
 
 def _message(items: list[Item], flagged: list[Item], confidence: str) -> str:
@@ -80,6 +96,7 @@ _PLAIN = {
     "invalid": ("code has", "codes have", "a wrong check digit"),
     "misattributed": ("value is", "values are", "another entity's figure"),
     "stale": ("value is", "values are", "only in an earlier turn's tool results"),
+    "gap_fill": ("value is", "values are", "for an entity the tool data does not cover"),
 }
 
 
@@ -99,16 +116,19 @@ _HINT = {
     "invalid": "is not a valid code (its check digit is wrong)",
     "misattributed": "is a value of another entity in the tool results",
     "stale": "appears only in an earlier turn's tool results, not in the current ones",
+    "gap_fill": "is stated for an entity the tool results do not cover",
 }
 
 
-def _retry_hint(flagged: list[Item]) -> str:
+def _retry_hint(flagged: list[Item], notes: list[Note]) -> str:
     lines = []
     for item in flagged:
         line = f"- {item.text!r} ({item.kind}) {_HINT.get(item.status, item.reason)}"
         if item.status == "drift" and item.evidence:
             line += f"; the tool result says {item.evidence[0].raw} at {item.evidence[0].path}"
         lines.append(line)
+    for note in notes:
+        lines.append(f"- {note.message}")
     return (
         "Some values in your previous answer are not supported by the tool results:\n"
         + "\n".join(lines)

@@ -1,0 +1,31 @@
+"""Two tool results that disagree about the same entity's field."""
+
+from verifier import verify
+
+TWO = [{"name": "get_quote", "output": {"symbol": "AAPL", "price": 227.52, "pe": 34.1}},
+       {"name": "market_data", "output": {"quotes": [{"symbol": "AAPL", "price": 227.48, "pe": 34.1,
+                                                      "volume": 51000000}]}}]
+
+
+def test_a_value_from_one_of_two_disagreeing_sources_names_both():
+    report = verify("AAPL trades at $227.52.", TWO)
+    (note,) = report.notes
+    assert note.kind == "conflict" and not note.flagged
+    assert "get_quote" in note.message and "market_data says 227.48" in note.message
+    assert [e.path for e in note.evidence] == ["$.price", "$.quotes[0].price"]
+    assert report.confidence == "high"  # a warning, not a failure
+
+
+def test_sources_that_agree_raise_nothing():
+    assert verify("AAPL trades at 34.1 times earnings.", TWO).notes == []
+
+
+def test_a_sentence_that_merges_records_from_disagreeing_sources_says_so():
+    report = verify("AAPL trades at $227.52 on volume of 51 million shares.", TWO)
+    kinds = [n.kind for n in report.notes]
+    assert kinds == ["conflict", "merged_sources"]
+    assert "get_quote and market_data" in report.notes[1].message
+
+
+def test_a_single_tool_has_no_conflicts():
+    assert verify("AAPL trades at $227.52.", TWO[:1]).notes == []

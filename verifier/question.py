@@ -1,0 +1,176 @@
+"""The question: entities it asks about that the data lacks, or that the answer leaves out.
+
+"Compare Apple and Tesla" with tool data on Apple only: any value the answer states for
+Tesla was filled in by the model (``gap_fill``, flagged), and the Tesla ticker with it.
+"Compare AAPL and MSFT" answered about AAPL only: an ``incomplete`` note (a warning, not
+a flag: the answer may rightly say nothing).
+
+Entities in the question are its tickers and the capitalised names it uses; a name
+meets a ticker through the ``name`` field of the ticker's record ("Microsoft
+Corporation" -> MSFT). A name found nowhere in the tool data is an entity the data lacks.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+
+import regex
+
+import stoplists
+
+from .attribute import scope_starts
+from .extract import NUMERIC_KINDS, Extractor, Mention
+from .haystack import Haystack
+from .models import SUPPORTED_STATUSES, Item, Note
+
+_NAME = regex.compile(r"\b\p{Lu}[\p{Ll}&'’.-]*[\p{Ll}]\b")
+_NAME_KEYS = frozenset({"name", "company", "company_name", "companyname", "longname", "shortname",
+                        "issuer", "security_name", "display_name"})
+_MONTHS = frozenset({"January", "February", "March", "April", "May", "June", "July", "August",
+                     "September", "October", "November", "December"})
+_SUFFIXES = frozenset({"inc", "corp", "corporation", "co", "ltd", "plc", "group", "holdings", "company",
+                       "the", "sa", "ag", "nv", "se", "limited", "class"})
+
+
+@dataclass
+class Asked:
+    """An entity the question asks about."""
+
+    label: str  # as the question wrote it
+    ticker: str | None  # the ticker it stands for, when the data knows it
+    names: set[str] = field(default_factory=set)  # name words that stand for it in text
+    in_data: bool = False
+
+
+def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, ex: Extractor
+          ) -> tuple[list[tuple[Mention, Item]], list[Note]]:
+    """(pairs with filled-in values marked gap_fill, notes for entities left out)."""
+    asked = _asked(question, hay, ex)
+    if not asked:
+        return matched, []
+    mentions = _entity_mentions(answer, matched, asked)
+    starts = scope_starts(answer)
+    out = []
+    for mention, item in matched:
+        # a ticker is its own entity mention: look just past its start
+        entity = _entity_at(mention.start + (mention.kind == "ticker"), mentions, starts)
+        if entity is not None and not entity.in_data and (
+                mention.kind in NUMERIC_KINDS or (mention.kind == "ticker" and item.status not in SUPPORTED_STATUSES)):
+            item = item.model_copy(update={
+                "status": "gap_fill", "flagged": True, "evidence": [], "evidence_total": 0,
+                "reason": f"the question asks about {entity.label}, which no tool result covers: "
+                "this value was filled in, not retrieved"})
+        out.append((mention, item))
+    named = {id(e) for _, e in mentions}
+    notes = [Note.model_construct(
+        kind="incomplete", flagged=False, start=None, end=None, evidence=[],
+        message=f"the question asks about {e.label}, and the tool data covers it, but the answer does not mention it")
+        for e in asked if e.in_data and id(e) not in named]
+    return out, notes
+
+
+def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
+    names = _names(hay)
+    out: list[Asked] = []
+    seen: set[str] = set()
+    for m in ex.extract(question, years=False, quoted=False):
+        if m.kind == "ticker" and not m.stoplisted and m.value and m.value not in seen:
+            seen.add(m.value)
+            in_data = any(hay.tickers.get(k) for k in m.keys)
+            words = {w for w, t in names.items() if t == m.value}
+            out.append(Asked(m.text, m.value, words, in_data))
+    common = stoplists.load("common_words") | stoplists.load("function_words")
+    data_words = _data_words(hay)
+    for i, m in enumerate(_NAME.finditer(question)):
+        word = m.group()
+        if word in _MONTHS or word.lower() in common or word.upper() in common or (i == 0 and m.start() == 0
+                                                                                      and _is_verb_like(word)):
+            continue
+        ticker = names.get(word.lower())
+        if ticker is not None:
+            existing = next((a for a in out if a.ticker == ticker), None)
+            if existing is None:
+                out.append(Asked(word, ticker, {word.lower()}, True))
+            else:
+                existing.names.add(word.lower())
+        elif word.lower() not in data_words and word.lower() not in seen:
+            seen.add(word.lower())
+            out.append(Asked(word, None, {word.lower()}, False))
+    return out
+
+
+def _is_verb_like(word: str) -> bool:
+    """A question's first word is usually an instruction or a wh-word, not a name."""
+    return word.lower() in {"compare", "show", "give", "list", "summarise", "summarize", "tell", "explain",
+                            "how", "what", "which", "who", "why", "when", "where", "is", "are", "did",
+                            "does", "do", "can", "should", "find", "get", "rank", "describe"}
+
+
+_NAMES: weakref.WeakKeyDictionary[Haystack, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
+def _names(hay: Haystack) -> dict[str, str]:
+    """First significant word of each record's name -> its ticker ("microsoft" -> MSFT)."""
+    found = _NAMES.get(hay)
+    if found is None:
+        found = {}
+        for leaf, entry in enumerate(hay.leaves):
+            if entry.key and entry.key.lower() in _NAME_KEYS and hay.is_string(leaf):
+                ticker = hay.entity_of(leaf)
+                words = [w for w in regex.findall(r"[\p{L}&'’-]+", entry.raw) if w.lower() not in _SUFFIXES]
+                if ticker and words:
+                    found.setdefault(words[0].lower(), ticker)
+        _NAMES[hay] = found
+    return found
+
+
+_WORDS: weakref.WeakKeyDictionary[Haystack, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _data_words(hay: Haystack) -> frozenset[str]:
+    found = _WORDS.get(hay)
+    if found is None:
+        words: set[str] = set()
+        for entry in hay.leaves:
+            for w in regex.findall(r"[\p{L}&'’-]+", entry.raw):
+                words.add(w.lower())
+                words.update(part.lower() for part in w.split("-"))  # "Brown-Forman" -> "forman" too
+            if entry.key:
+                words.update(w.lower() for w in regex.findall(r"[\p{L}]+", entry.key))
+        found = frozenset(words)
+        _WORDS[hay] = found
+    return found
+
+
+def _entity_mentions(answer: str, matched: list[tuple[Mention, Item]], asked: list[Asked]
+                     ) -> list[tuple[int, Asked]]:
+    """Where the answer names an asked entity (by ticker or name), in order; other
+    tickers appear as None-like placeholders so they end an entity's reach."""
+    found: list[tuple[int, Asked]] = []
+    by_ticker = {a.ticker: a for a in asked if a.ticker}
+    for mention, item in matched:
+        if mention.kind == "ticker" and not mention.stoplisted:
+            entity = by_ticker.get(item.value or "") or next(
+                (a for a in asked if a.ticker is None and a.label.upper() == mention.text.upper()), None)
+            found.append((mention.start, entity if entity is not None else _OTHER))
+    for entity in asked:
+        for name in entity.names:
+            for m in regex.finditer(rf"\b{regex.escape(name)}\b", answer, flags=regex.IGNORECASE):
+                found.append((m.start(), entity))
+    return sorted(found, key=lambda pair: pair[0])
+
+
+_OTHER = Asked("another entity", None, set(), True)
+
+
+def _entity_at(position: int, mentions: list[tuple[int, Asked]], starts: list[int]) -> Asked | None:
+    """The entity named last before ``position`` in the same sentence or clause."""
+    scope = max((s for s in starts if s <= position), default=0)
+    current = None
+    for at, entity in mentions:
+        if at >= position:
+            break
+        if at >= scope:
+            current = entity
+    return None if current is _OTHER else current
