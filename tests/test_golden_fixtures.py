@@ -4,13 +4,15 @@ confidence, item statuses and flags its file expects (format: fixtures/README.md
 from __future__ import annotations
 
 from collections import Counter
+from typing import get_args
 
 import jsonpath_ng
 import pytest
 
 from verifier import verify
+from verifier.evaluate import flagged_spans
 from verifier.labelled import render, scenarios
-from verifier.models import FLAGGED_STATUSES, SUPPORTED_STATUSES
+from verifier.models import FLAGGED_STATUSES, SUPPORTED_STATUSES, NoteKind
 
 from .conftest import FIXTURES, SCENARIOS
 
@@ -19,6 +21,9 @@ CASES = [
     for _, scenario in scenarios(SCENARIOS)
     for answer in scenario["answers"]
 ]
+
+
+NOTE_KINDS = frozenset(get_args(NoteKind))
 
 
 def _status_ok(expected: str, actual: str) -> bool:
@@ -35,7 +40,7 @@ def test_there_are_enough_realistic_scenarios():
 @pytest.mark.parametrize(("scenario", "answer"), CASES)
 def test_answer_gets_expected_report(scenario, answer):
     report = verify(answer["text"], scenario["tool_results"], question=scenario.get("question"),
-                    locale=scenario.get("locale", "en_US"))
+                    locale=scenario.get("locale", "en_US"), history=scenario.get("history"))
     expect = answer["expect"]
     got = [(i.text, i.kind, i.status) for i in report.items]
     for exp in expect["items"]:
@@ -50,16 +55,25 @@ def test_answer_gets_expected_report(scenario, answer):
     expected_flags = Counter(e["text"] for e in expect["items"] if e["status"] in FLAGGED_STATUSES)
     assert flagged == expected_flags, f"flagged {dict(flagged)}, expected {dict(expected_flags)}; got {got}"
     assert report.confidence == expect["confidence"], f"{report.confidence}: {report.warnings.message}"
+    notes = Counter(n.kind for n in report.notes)
+    assert notes == Counter(n["kind"] for n in expect.get("notes", [])), (
+        f"notes {[(n.kind, n.message) for n in report.notes]}, expected {expect.get('notes', [])}")
     if answer["label"] == "faulty":
+        spans = flagged_spans(report)
         for fault in answer.get("faults", []):
             at = answer["text"].find(fault["text"])
-            assert any(i.flagged and i.start < at + len(fault["text"]) and at < i.end for i in report.items), fault
+            assert at >= 0 and any(s < at + len(fault["text"]) and at < e for s, e in spans), fault
+            if fault["kind"] in NOTE_KINDS:
+                assert any(n.kind == fault["kind"] and n.flagged for n in report.notes), fault
 
 
 @pytest.mark.parametrize(("scenario", "answer"), CASES)
 def test_evidence_paths_resolve_to_the_matched_leaf(scenario, answer):
-    report = verify(answer["text"], scenario["tool_results"], locale=scenario.get("locale", "en_US"))
+    report = verify(answer["text"], scenario["tool_results"], locale=scenario.get("locale", "en_US"),
+                    history=scenario.get("history"))
     for item in report.items:
+        if any(ev.history for ev in item.evidence):
+            continue  # evidence in the history resolves against the history, checked in test_stale
         for ev in item.evidence:
             output = scenario["tool_results"][ev.tool_index]["output"] if isinstance(
                 scenario["tool_results"], list) and scenario["tool_results"] and "output" in scenario["tool_results"][0] \

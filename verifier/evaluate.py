@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from . import baseline
 from ._errors import InputError
 from .jsonio import read_jsonl
+from .models import Report
 from .pipeline import verify
 
 
@@ -123,6 +124,13 @@ class _Tally:
         )
 
 
+def flagged_spans(report: Report) -> list[tuple[int, int]]:
+    """Flagged items' spans and flagged notes' sentence spans."""
+    spans = [(i.start, i.end) for i in report.items if i.flagged]
+    spans += [(n.start, n.end) for n in report.notes if n.flagged and n.start is not None and n.end is not None]
+    return spans
+
+
 def percentiles(samples: list[float]) -> dict[str, float]:
     """Nearest-rank p50/p90/p99 and max of ``samples`` (milliseconds)."""
     if not samples:
@@ -146,13 +154,13 @@ def run(records: Iterable[dict[str, Any]], dataset: str = "",
     for record in records:
         try:
             t0 = time.perf_counter()
-            report = verify(record["answer"], record["tool_results"],
-                            question=record.get("question"), locale=record.get("locale") or "en_US")
+            report = verify(record["answer"], record["tool_results"], question=record.get("question"),
+                            locale=record.get("locale") or "en_US", history=record.get("history"))
             times.append((time.perf_counter() - t0) * 1000)
         except ValueError as exc:
             errors.append(f"{record['id']}: {exc}")
             continue
-        ours.add(record, [(i.start, i.end) for i in report.items if i.flagged])
+        ours.add(record, flagged_spans(report))
         t0 = time.perf_counter()
         missing = baseline.unsupported(record["answer"], record["tool_results"])
         naive_times.append((time.perf_counter() - t0) * 1000)

@@ -3,8 +3,9 @@
 ``python -m verifier.labelled fixtures/scenarios fixtures/labelled.jsonl`` rebuilds it;
 a test checks the committed file matches the scenarios.
 
-Line format: ``{id, locale, question, tool_results, answer, label, faults}`` where
-``label`` is ``clean`` or ``faulty`` and ``faults`` is ``[{text, kind}]``.
+Line format: ``{id, locale, question, tool_results, answer, label, faults[, history]}``
+where ``label`` is ``clean`` or ``faulty``, ``faults`` is ``[{text, kind}]`` and
+``history`` holds earlier turns' tool results.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def records(folder: str | Path) -> Iterator[dict[str, Any]]:
     """One labelled record per answer of every scenario in ``folder``."""
     for _, scenario in scenarios(folder):
         for answer in scenario["answers"]:
-            yield {
+            record = {
                 "id": f"{scenario['id']}/{answer['id']}",
                 "locale": scenario.get("locale", "en_US"),
                 "question": scenario.get("question"),
@@ -36,6 +37,9 @@ def records(folder: str | Path) -> Iterator[dict[str, Any]]:
                 "label": answer["label"],
                 "faults": answer.get("faults", []),
             }
+            if "history" in scenario:
+                record["history"] = scenario["history"]
+            yield record
 
 
 def render(folder: str | Path) -> str:

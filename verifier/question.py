@@ -19,12 +19,14 @@ import regex
 
 import stoplists
 
-from .attribute import scope_starts
+from .attribute import same_entity, scope_starts
 from .extract import NUMERIC_KINDS, Extractor, Mention
 from .haystack import Haystack
 from .models import SUPPORTED_STATUSES, Item, Note
 
-_NAME = regex.compile(r"\b\p{Lu}[\p{Ll}&'’.-]*[\p{Ll}]\b")
+#: A capitalised name, inner capitals allowed (AstraZeneca, McDonald's); a possessive
+#: ending is dropped where it is read.
+_NAME = regex.compile(r"\b\p{Lu}[\p{L}&'’.-]*\p{Ll}(?:['’]s)?\b")
 _NAME_KEYS = frozenset({"name", "company", "company_name", "companyname", "longname", "shortname",
                         "issuer", "security_name", "display_name"})
 _MONTHS = frozenset({"January", "February", "March", "April", "May", "June", "July", "August",
@@ -78,20 +80,23 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
         if m.kind == "ticker" and not m.stoplisted and m.value and m.value not in seen:
             seen.add(m.value)
             in_data = any(hay.tickers.get(k) for k in m.keys)
-            words = {w for w, t in names.items() if t == m.value}
-            out.append(Asked(m.text, m.value, words, in_data))
+            ticker = m.value
+            if m.text.lower() in names:  # "NXP" stands for NXPI, "HSBC" for HSBA.L
+                ticker, in_data = names[m.text.lower()], True
+            words = {w for w, t in names.items() if same_entity(t, ticker)} | {m.text.lower()}
+            out.append(Asked(m.text, ticker, words, in_data))
     common = stoplists.load("common_words") | stoplists.load("function_words")
     data_words = _data_words(hay)
     for i, m in enumerate(_NAME.finditer(question)):
-        word = m.group()
+        word = regex.sub(r"['’]s$", "", m.group())
         if word in _MONTHS or word.lower() in common or word.upper() in common or (i == 0 and m.start() == 0
                                                                                       and _is_verb_like(word)):
             continue
-        ticker = names.get(word.lower())
-        if ticker is not None:
-            existing = next((a for a in out if a.ticker == ticker), None)
+        named = names.get(word.lower())
+        if named is not None:
+            existing = next((a for a in out if a.ticker and same_entity(a.ticker, named)), None)
             if existing is None:
-                out.append(Asked(word, ticker, {word.lower()}, True))
+                out.append(Asked(word, named, {word.lower()}, True))
             else:
                 existing.names.add(word.lower())
         elif word.lower() not in data_words and word.lower() not in seen:
@@ -148,10 +153,10 @@ def _entity_mentions(answer: str, matched: list[tuple[Mention, Item]], asked: li
     """Where the answer names an asked entity (by ticker or name), in order; other
     tickers appear as None-like placeholders so they end an entity's reach."""
     found: list[tuple[int, Asked]] = []
-    by_ticker = {a.ticker: a for a in asked if a.ticker}
     for mention, item in matched:
-        if mention.kind == "ticker" and not mention.stoplisted:
-            entity = by_ticker.get(item.value or "") or next(
+        if mention.kind == "ticker" and (not mention.stoplisted or item.status in SUPPORTED_STATUSES):
+            value = item.value or mention.text
+            entity = next((a for a in asked if a.ticker and same_entity(a.ticker, value)), None) or next(
                 (a for a in asked if a.ticker is None and a.label.upper() == mention.text.upper()), None)
             found.append((mention.start, entity if entity is not None else _OTHER))
     for entity in asked:
