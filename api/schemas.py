@@ -24,15 +24,30 @@ class Metadata(BaseModel):
 
 
 class VerifyRequest(BaseModel):
-    """One answer and the tool results it consulted."""
+    """One answer and the tool results it consulted: either ``answer`` and
+    ``tool_results`` (with ``question`` and ``history`` if known), or the assistant's
+    transcript as ``messages``, from which all four are read."""
 
     model_config = ConfigDict(extra="forbid")
 
-    answer: str = Field(description="The assistant's answer, as it will be shown.",
-                        examples=["AAPL trades at $187.20, up 1.2%."])
+    answer: str | None = Field(None, description="The assistant's answer, as it will be shown. "
+                               "Required unless `messages` is given.",
+                               examples=["AAPL trades at $187.20, up 1.2%."])
     tool_results: Any = Field(
-        description="A list of {name, output[, id]} (one per tool call) or any JSON value. "
-        "Numbers are read exactly (142.30 keeps its trailing zero).", examples=[_EXAMPLE_TOOLS])
+        None, description="A list of {name, output[, id]} (one per tool call) or any JSON value. "
+        "Numbers are read exactly (142.30 keeps its trailing zero). Required unless `messages` "
+        "is given.", examples=[_EXAMPLE_TOOLS])
+    messages: list[Any] | None = Field(
+        None, description="The transcript as the assistant's SDK holds it (OpenAI Chat Completions "
+        "or Responses items, Anthropic Messages, LangChain message dicts): the question, the current "
+        "turn's tool results, the final answer and earlier turns' results (history) are read from it.",
+        examples=[[{"role": "user", "content": "Where is AAPL?"},
+                   {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {
+                       "name": "get_quote", "arguments": "{\"symbol\": \"AAPL\"}"}}]},
+                   {"role": "tool", "tool_call_id": "call_1", "content": "{\"symbol\": \"AAPL\", \"price\": 187.2}"},
+                   {"role": "assistant", "content": "AAPL trades at $187.20."}]])
+    format: str = Field("auto", description="Transcript format: auto, openai, openai_responses, "
+                        "anthropic or langchain. Only with `messages`.")
     question: str | None = Field(None, description="The user's question, if known.")
     locale: str = Field("en_US", description="Locale the answer is written in.", examples=["de_DE"])
     policy: dict[str, Any] | None = Field(

@@ -13,12 +13,14 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
 from verifier import Haystack, InputError, LimitError, Policy, Report, verify
 from verifier.jsonio import dumps
+from verifier.transcripts import read_transcript
 
 from .audit import AuditLog, build_record
 from .metrics import Metrics
@@ -60,6 +62,35 @@ class HaystackCache:
         return hay
 
 
+@dataclass(frozen=True)
+class Case:
+    """What one request asks to verify, however it was sent."""
+
+    answer: str
+    tool_results: Any
+    question: str | None
+    history: Any
+
+
+def _case_of(request: VerifyRequest) -> Case:
+    """The answer, tool results, question and history of a request: as given, or read
+    from its transcript (``messages``)."""
+    if request.messages is not None:
+        given = [f for f in ("answer", "tool_results", "question", "history") if getattr(request, f) is not None]
+        if given:
+            raise InputError(f"give either messages or {', '.join(given)}, not both: the transcript "
+                             "holds them", "messages")
+        t = read_transcript(request.messages, format=request.format)
+        return Case(t.answer, t.tool_results, t.question, t.history or None)
+    if request.format != "auto":
+        raise InputError("only applies to messages", "format")
+    if request.answer is None:
+        raise InputError("missing: give the answer and tool_results, or messages", "answer")
+    if request.tool_results is None:
+        raise InputError("missing (null): give the tool results, or messages", "tool_results")
+    return Case(request.answer, request.tool_results, request.question, request.history)
+
+
 def _tool_names(tool_results: Any) -> list[str]:
     if isinstance(tool_results, list):
         return sorted({t["name"] for t in tool_results if isinstance(t, dict) and isinstance(t.get("name"), str)})
@@ -90,21 +121,20 @@ class VerifyService:
     def _run_one(self, request: VerifyRequest) -> Report:
         started = time.perf_counter()
         policy = self._policy(request)
-        if len(request.answer) > policy.max_answer_chars:  # before indexing anything
-            raise LimitError("answer length in characters", len(request.answer), policy.max_answer_chars)
-        if request.tool_results is None:
-            raise InputError("missing (null): pass the tool results", "tool_results")
-        hay = self.cache.get(request.tool_results, request.locale, policy.max_leaves)
-        report = verify(request.answer, question=request.question, locale=request.locale,
-                        policy=policy, haystack=hay, history=request.history)
-        self._record(request, report, (time.perf_counter() - started) * 1000)
+        case = _case_of(request)
+        if len(case.answer) > policy.max_answer_chars:  # before indexing anything
+            raise LimitError("answer length in characters", len(case.answer), policy.max_answer_chars)
+        hay = self.cache.get(case.tool_results, request.locale, policy.max_leaves)
+        report = verify(case.answer, question=case.question, locale=request.locale,
+                        policy=policy, haystack=hay, history=case.history)
+        self._record(request, case, report, (time.perf_counter() - started) * 1000)
         return report
 
-    def _record(self, request: VerifyRequest, report: Report, latency_ms: float) -> None:
+    def _record(self, request: VerifyRequest, case: Case, report: Report, latency_ms: float) -> None:
         self.metrics.observe(report)
         if self.audit is not None:
             self.audit.record(build_record(
-                report, request.answer, request.question, _tool_names(request.tool_results),
+                report, case.answer, case.question, _tool_names(case.tool_results),
                 request.metadata.model_dump(exclude_none=True), request.locale, latency_ms,
                 self.settings.audit_redact))
 

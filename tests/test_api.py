@@ -119,7 +119,7 @@ def post_raw(base: str, content: bytes | str, path: str = "/v1/verify") -> httpx
 @pytest.mark.parametrize(("payload", "field", "words"), [
     ('{"answer": "x",', "body", "line 1, column 16"),
     ('[1, 2]', "body", "valid dictionary"),
-    ('{"tool_results": []}', "answer", "Field required"),
+    ('{"tool_results": []}', "answer", "give the answer and tool_results, or messages"),
     ('{"answer": 3, "tool_results": []}', "answer", "valid string"),
     ('{"answer": "a", "tool_results": [], "surprise": 1}', "surprise", "Extra inputs"),
     ('{"answer": "   ", "tool_results": []}', "answer", "nothing to verify"),
@@ -302,3 +302,35 @@ def test_an_audit_count_matches_the_requests(sqlite_url):
     with engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(verifications)).scalar() == 3
     engine.dispose()
+
+
+# -- transcripts over HTTP -------------------------------------------------------------------
+
+TRANSCRIPTS = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in TRANSCRIPTS.glob("*.json")))
+def test_messages_verify_to_the_same_report_as_the_explicit_call(base, name):
+    from verifier import verify
+    from verifier.jsonio import load_path
+
+    fixture = load_path(TRANSCRIPTS / name)
+    raw = (TRANSCRIPTS / name).read_text(encoding="utf-8")
+    messages = json.loads(raw)["messages"]  # the same JSON; the service reads numbers exactly
+    got = httpx.post(f"{base}/v1/verify", json={"messages": messages}).json()
+    call = fixture["expected_call"]
+    expected = verify(call["answer"], call["tool_results"], question=call.get("question"),
+                      history=call.get("history") or None)
+    assert got == json.loads(expected.model_dump_json())
+
+
+def test_messages_with_answer_too_or_a_bad_transcript_is_422_naming_the_message(base):
+    msgs = [{"role": "user", "content": "Where is AAPL?"}, {"role": "assistant", "content": "AAPL is $1."}]
+    r = httpx.post(f"{base}/v1/verify", json={"messages": msgs, "answer": "x"})
+    assert r.status_code == 422 and r.json()["field"] == "messages" and "not both" in r.json()["message"]
+    r = httpx.post(f"{base}/v1/verify", json={"messages": [msgs[0], {"role": "wizard", "content": "?"}]})
+    assert r.status_code == 422 and "messages[1]" in r.json()["message"]
+    r = httpx.post(f"{base}/v1/verify", json={"answer": "AAPL is $1.", "tool_results": [], "format": "anthropic"})
+    assert r.status_code == 422 and r.json()["field"] == "format"
+    r = httpx.post(f"{base}/v1/verify", json={"tool_results": []})
+    assert r.status_code == 422 and r.json()["field"] == "answer"
