@@ -20,7 +20,8 @@ class Metadata(BaseModel):
     assistant: str | None = Field(None, description="Name of the assistant.", examples=["trading-desk"])
     model: str | None = Field(None, description="Model that wrote the answer.", examples=["gpt-4.1"])
     prompt_version: str | None = Field(None, description="Prompt version.", examples=["v42"])
-    conversation_id: str | None = Field(None, description="Conversation the answer belongs to.")
+    conversation_id: str | None = Field(None, description="Conversation the answer belongs to.",
+                                        examples=["conv-8f2c"])
 
 
 class VerifyRequest(BaseModel):
@@ -47,15 +48,18 @@ class VerifyRequest(BaseModel):
                    {"role": "tool", "tool_call_id": "call_1", "content": "{\"symbol\": \"AAPL\", \"price\": 187.2}"},
                    {"role": "assistant", "content": "AAPL trades at $187.20."}]])
     format: str = Field("auto", description="Transcript format: auto, openai, openai_responses, "
-                        "anthropic or langchain. Only with `messages`.")
-    question: str | None = Field(None, description="The user's question, if known.")
+                        "anthropic or langchain. Only with `messages`.", examples=["openai"])
+    question: str | None = Field(None, description="The user's question, if known.",
+                                 examples=["Where is Apple trading?"])
     locale: str = Field("en_US", description="Locale the answer is written in.", examples=["de_DE"])
     policy: dict[str, Any] | None = Field(
         None, description="Policy fields to override (see the Policy in the README).",
         examples=[{"medium_min_score": 0.6}])
     history: Any = Field(None, description="Earlier turns' tool results: a value found only "
-                         "there is reported as stale.")
-    metadata: Metadata = Field(default_factory=Metadata, description="Recorded in the audit log.")
+                         "there is reported as stale.",
+                         examples=[[{"name": "get_quote", "output": {"symbol": "AAPL", "price": 185.1}}]])
+    metadata: Metadata = Field(default_factory=Metadata, description="Recorded in the audit log.",
+                               examples=[{"assistant": "trading-desk", "model": "gpt-4.1", "prompt_version": "v42"}])
 
 
 class BatchRequest(BaseModel):
@@ -63,19 +67,37 @@ class BatchRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    requests: list[VerifyRequest] = Field(description="The verifications, answered in order.")
+    requests: list[VerifyRequest] = Field(
+        description="The verifications, answered in order.",
+        examples=[[{"answer": "AAPL trades at $187.20.", "tool_results": _EXAMPLE_TOOLS}]])
 
 
 class BatchResponse(BaseModel):
     """Reports in the order of the requests."""
 
-    reports: list[Report]
+    reports: list[Report] = Field(description="One Report per request, in order.")
+
+
+def example_report() -> dict[str, Any]:
+    """A real Report (the verifier run on the example request), shown in the OpenAPI
+    document so every response field has an example."""
+    from verifier import verify
+
+    return verify("AAPL trades at $187.20, up 1.4%; volume was 48 million.",
+                  [{"name": "get_quote", "id": "call_1", "output": {
+                      "symbol": "AAPL", "price": 187.2, "change_pct": 1.43, "volume": 48113200}}]
+                  ).model_dump(mode="json")
 
 
 class ErrorBody(BaseModel):
     """Every 4xx/5xx answer has this shape."""
 
-    error: str = Field(description="A short code: invalid_input, too_large, unauthorized, timeout, ...")
-    message: str = Field(description="A human message naming the field at fault.")
-    field: str | None = Field(None, description="The request field at fault, when there is one.")
-    errors: list[dict[str, Any]] = Field(default_factory=list, description="Each validation problem.")
+    error: str = Field(description="A short code: invalid_input, too_large, unauthorized, timeout, ...",
+                       examples=["invalid_request"])
+    message: str = Field(description="A human message naming the field at fault.",
+                         examples=["policy.medium_min_score: Input should be less than or equal to 1"])
+    field: str | None = Field(None, description="The request field at fault, when there is one.",
+                              examples=["policy.medium_min_score"])
+    errors: list[dict[str, Any]] = Field(
+        default_factory=list, description="Each validation problem.",
+        examples=[[{"field": "answer", "message": "Input should be a valid string", "type": "string_type"}]])

@@ -95,8 +95,11 @@ def test_schema_and_openapi_document_every_field(base):
     assert request["answer"]["examples"]
     verify_op = openapi["paths"]["/v1/verify"]["post"]
     assert {"200", "401", "413", "422", "503"} <= set(verify_op["responses"])
-    report_ref = verify_op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
-    assert report_ref.endswith("/Report")
+    content = verify_op["responses"]["200"]["content"]["application/json"]
+    assert content["schema"]["$ref"].endswith("/Report")
+    example = content["example"]  # a real report: every top-level Report field has an example
+    assert set(openapi["components"]["schemas"]["Report"]["properties"]) <= set(example)
+    assert all(field.get("examples") for field in request.values())
 
 
 def test_health_readiness_and_metrics(base):

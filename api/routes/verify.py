@@ -9,7 +9,7 @@ from verifier import Report
 
 from ..body import ExactJSONRoute
 from ..deps import ServiceDep, require_key
-from ..schemas import BatchRequest, BatchResponse, ErrorBody, VerifyRequest
+from ..schemas import BatchRequest, BatchResponse, ErrorBody, VerifyRequest, example_report
 
 router = APIRouter(prefix="/v1", tags=["verify"], route_class=ExactJSONRoute,
                    dependencies=[Depends(require_key)])
@@ -27,14 +27,20 @@ def _json(text: str) -> Response:
     return Response(content=text, media_type="application/json")
 
 
-@router.post("/verify", response_model=None, responses={200: {"model": Report}, **_ERRORS},
+_EXAMPLE = example_report()
+
+
+@router.post("/verify", response_model=None, responses={
+    200: {"model": Report, "content": {"application/json": {"example": _EXAMPLE}}}, **_ERRORS},
              summary="Verify one answer against the tool results it consulted")
 async def verify_one(request: VerifyRequest, service: ServiceDep) -> Response:
     report = await service.verify(request)
     return _json(report.model_dump_json())
 
 
-@router.post("/verify/batch", response_model=None, responses={200: {"model": BatchResponse}, **_ERRORS},
+@router.post("/verify/batch", response_model=None, responses={
+    200: {"model": BatchResponse, "content": {"application/json": {"example": {"reports": [_EXAMPLE]}}}},
+    **_ERRORS},
              summary="Verify many answers (the same tool results are indexed once)")
 async def verify_batch(batch: BatchRequest, service: ServiceDep) -> Response:
     reports = await service.batch(batch.requests)
