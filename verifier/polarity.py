@@ -19,6 +19,7 @@ amount in a profit/loss contradiction is flagged as well).
 from __future__ import annotations
 
 import weakref
+from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -68,13 +69,15 @@ class _SourceSentence:
     negated: bool
 
 
-_SOURCES: weakref.WeakKeyDictionary[Haystack, list[_SourceSentence]] = weakref.WeakKeyDictionary()
+_SOURCES: weakref.WeakKeyDictionary[Haystack, tuple[list[_SourceSentence], dict[str, list[int]]]] = (
+    weakref.WeakKeyDictionary())
 
 
-def _source_sentences(hay: Haystack) -> list[_SourceSentence]:
-    found = _SOURCES.get(hay)
-    if found is None:
-        found = []
+def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, list[int]]]:
+    """The data's prose sentences, and stem -> the sentences that hold it."""
+    cached = _SOURCES.get(hay)
+    if cached is None:
+        found: list[_SourceSentence] = []
         for leaf, entry in enumerate(hay.leaves):
             if len(found) >= MAX_SOURCE_SENTENCES:
                 break
@@ -86,8 +89,13 @@ def _source_sentences(hay: Haystack) -> list[_SourceSentence]:
                 stems = frozenset(content_words(text))
                 if len(stems) >= MIN_SHARED:
                     found.append(_SourceSentence(leaf, text, stems, negated(text)))
-        _SOURCES[hay] = found
-    return found
+        index: dict[str, list[int]] = {}
+        for at, source in enumerate(found):
+            for word in source.stems:
+                index.setdefault(word, []).append(at)
+        cached = found, index
+        _SOURCES[hay] = cached
+    return cached
 
 
 def check(answer: str, sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: Haystack
@@ -114,12 +122,15 @@ def _text_negation(sentence: Sentence, words: list[str], hay: Haystack) -> Note 
     if len(set(words)) < MIN_SHARED:
         return None
     mine = set(words)
+    sources, index = _source_sentences(hay)
+    counts: Counter[int] = Counter()
+    for word in mine:  # an inverted index: only source sentences sharing a word are scored
+        counts.update(index.get(word, ()))
     best, best_share = None, 0.0
-    for source in _source_sentences(hay):
-        shared = len(mine & source.stems)
+    for at, shared in counts.items():
         share = shared / len(mine)
         if shared >= MIN_SHARED and share > best_share:
-            best, best_share = source, share
+            best, best_share = sources[at], share
     if best is None or best_share < SAME_CLAIM or negated(sentence.text) == best.negated:
         return None
     said = "negates" if negated(sentence.text) else "drops the negation of"
@@ -129,13 +140,31 @@ def _text_negation(sentence: Sentence, words: list[str], hay: Haystack) -> Note 
         message=f"the sentence {said} what the source says: {best.text!r}")
 
 
+_FLAGS: weakref.WeakKeyDictionary[Haystack, list[tuple[LeafId, frozenset[str]]]] = weakref.WeakKeyDictionary()
+
+
+def _flags(hay: Haystack) -> list[tuple[LeafId, frozenset[str]]]:
+    """(leaf, stems of its key) for every boolean field."""
+    found = _FLAGS.get(hay)
+    if found is None:
+        found = []
+        for leaf, entry in enumerate(hay.leaves):
+            if entry.raw in ("true", "false") and entry.key and not hay.is_string(leaf):
+                key_words = frozenset(stem(w) for w in _words(_CAMEL.sub(" ", entry.key.replace("_", " "))))
+                if key_words - _GENERIC_KEY_WORDS:
+                    found.append((leaf, key_words - _GENERIC_KEY_WORDS))
+        _FLAGS[hay] = found
+    return found
+
+
 def _flag_negation(sentence: Sentence, words: list[str], hay: Haystack) -> Note | None:
+    flags = _flags(hay)
+    if not flags:
+        return None
     stems = set(words) | {stem(w) for w in _words(sentence.text)}
-    for leaf, entry in enumerate(hay.leaves):
-        if entry.raw not in ("true", "false") or not entry.key or hay.is_string(leaf):
-            continue
-        key_words = {stem(w) for w in _words(_CAMEL.sub(" ", entry.key.replace("_", " ")))} - _GENERIC_KEY_WORDS
-        if not key_words or not key_words <= stems:
+    for leaf, key_words in flags:
+        entry = hay.leaves[leaf]
+        if not key_words <= stems:
             continue
         says_yes = not negated(sentence.text)
         if says_yes != (entry.raw == "true"):

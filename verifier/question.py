@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import regex
 
@@ -76,7 +77,7 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
     names = _names(hay)
     out: list[Asked] = []
     seen: set[str] = set()
-    for m in ex.extract(question, years=False, quoted=False):
+    for m in _question_tickers(ex, question):
         if m.kind == "ticker" and not m.stoplisted and m.value and m.value not in seen:
             seen.add(m.value)
             in_data = any(hay.tickers.get(k) for k in m.keys)
@@ -103,6 +104,13 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
             seen.add(word.lower())
             out.append(Asked(word, None, {word.lower()}, False))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _question_tickers(ex: Extractor, question: str) -> tuple[Mention, ...]:
+    """The ticker mentions of a question (cached: a conversation asks one question of
+    several answers, retries and variants)."""
+    return tuple(m for m in ex.extract(question, years=False, quoted=False) if m.kind == "ticker")
 
 
 def _is_verb_like(word: str) -> bool:

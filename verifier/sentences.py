@@ -16,9 +16,11 @@ flags only cited sentences whose source has prose to compare with.
 
 from __future__ import annotations
 
+import bisect
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -169,6 +171,7 @@ def in_source(hay: Haystack, leaf: LeafId, source: Source) -> bool:
 
 # -- overlap ------------------------------------------------------------------------------
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude stem, enough to meet "warned" with "warning" and "tariffs" with "tariff"."""
     w = word.lower().replace("’", "'")
@@ -183,10 +186,12 @@ def content_words(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
     """Stems of ``text``'s content words, leaving out spans in ``skip`` (values checked
     exactly elsewhere) and citation markers."""
     spans = sorted(skip)
+    starts = [s for s, _ in spans]
     function_words = stoplists.load("function_words")
     out = []
     for m in _WORD.finditer(text):
-        if any(s <= m.start() < e for s, e in spans):
+        at = bisect.bisect_right(starts, m.start()) - 1  # the last span starting at or before it
+        if at >= 0 and m.start() < spans[at][1]:
             continue
         word = m.group()
         if len(word) < 3 or word.lower() in function_words:
