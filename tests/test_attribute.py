@@ -90,3 +90,24 @@ def test_a_value_from_another_periods_record_is_misattributed(answer, text, owne
 def test_values_in_the_named_periods_record_are_supported(answer, text):
     item, _ = status(answer, text, FIN)
     assert item.status in ("exact", "normalized")
+
+
+def test_a_value_followed_by_for_ticker_belongs_to_that_ticker():
+    screen = [{"name": "run_screener", "output": {"results": [
+        {"symbol": "AVGO", "pe_forward": 31.2}, {"symbol": "QCOM", "pe_forward": 14.9}]}}]
+    report = verify("QCOM is cheaper at 14.9 times forward earnings, against 31.2 for AVGO.", screen)
+    assert {i.text: i.status for i in report.items}["31.2"] == "exact"
+    report = verify("QCOM is cheaper at 31.2 times forward earnings, against 14.9 for AVGO.", screen)
+    assert {i.text: i.status for i in report.items}["14.9"] == "misattributed"
+
+
+def test_a_capital_word_at_the_start_of_a_sentence_is_not_a_ticker_because_prose_has_it():
+    schw = [{"name": "doc", "output": {"symbol": "SCHW", "text": "A $25 service charge applies to broker-assisted trades."}}]
+    report = verify("A $25 service charge applies to broker-assisted trades.", schw)
+    assert [(i.text, i.status) for i in report.items] == [("$25", "exact")]
+
+
+def test_us_is_not_a_ticker():
+    report = verify("Schwab is a U.S. broker; SCHW trades at $80.10.",
+                    [{"name": "q", "output": {"symbol": "SCHW", "price": 80.1}}])
+    assert report.confidence == "high" and "U.S" not in {i.text for i in report.items}

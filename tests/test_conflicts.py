@@ -29,3 +29,19 @@ def test_a_sentence_that_merges_records_from_disagreeing_sources_says_so():
 
 def test_a_single_tool_has_no_conflicts():
     assert verify("AAPL trades at $227.52.", TWO[:1]).notes == []
+
+
+AGREE_ON_VOLUME = [
+    {"name": "get_quote", "output": {"symbol": "AAPL", "price": 227.48, "volume": 41873200}},
+    {"name": "market_data", "output": {"data": [{"ticker": "AAPL", "price": 227.52, "volume": 41873200,
+                                                 "pe_ratio": 34.6}]}}]
+
+
+def test_values_one_source_holds_together_are_not_merged():
+    report = verify("AAPL trades at 34.6 times earnings on volume of 41,873,200 shares.", AGREE_ON_VOLUME)
+    assert report.notes == []
+
+
+def test_a_rounded_value_is_not_pinned_to_one_source():
+    report = verify("AAPL is trading around $227.5.", AGREE_ON_VOLUME)
+    assert [n.kind for n in report.notes] == []

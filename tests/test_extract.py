@@ -59,3 +59,20 @@ def test_data_mode_skips_answer_only_passes():
     text = "[1] 1,2,3"
     assert kinds(text) == [("number", "1,2,3")]  # the citation skipped, the garble reported
     assert [m.text for m in extract(text, data=True)] == ["1"]  # in data: neither
+
+
+def test_a_direction_word_before_a_level_is_not_a_sign():
+    from verifier import verify
+    tools = [{"name": "get_financials", "output": {"symbol": "CRWD", "periods": [
+        {"fiscal_year": 2026, "gross_margin_pct": 74.6}, {"fiscal_year": 2025, "gross_margin_pct": 75.3}]}}]
+    for answer in ("CRWD's gross margin slipped to 74.6% in FY2026.",
+                   "CRWD's gross margin was 74.6% in FY2026, down from 75.3% in FY2025."):
+        assert verify(answer, tools).confidence == "high", answer
+
+
+def test_a_falling_figure_quoted_from_prose_keeps_the_prose_sign():
+    from verifier import verify
+    news = [{"name": "search_news", "output": {"results": [{"snippet":
+            "Global comparable store sales declined 4% in the quarter, while transactions fell 8%."}]}}]
+    report = verify("Global comparable store sales declined 4% in the quarter, while transactions fell 8% [1].", news)
+    assert {i.text: i.status for i in report.items} == {"4%": "exact", "8%": "exact"}

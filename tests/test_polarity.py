@@ -61,3 +61,51 @@ def test_a_loss_field_is_positive_for_a_loss():
 def test_the_policy_can_turn_polarity_checks_off():
     report = verify("ACME missed EPS estimates.", FIN, policy={"check_polarity": False})
     assert report.notes == []
+
+
+SCHW = [{"name": "get_document_excerpt", "id": "c1", "output": {"symbol": "SCHW", "text": (
+    "Schwab does not charge a commission for online trades of stocks and ETFs. A $25 service charge "
+    "applies to broker-assisted trades. Schwab never charges an account maintenance fee on brokerage "
+    "accounts. Online options trades are charged $0.65 per contract with no base commission.")}}]
+VIKING = [{"name": "f", "id": "c", "output": {"symbol": "VKTX", "name": "Viking Therapeutics, Inc.",
+                                              "has_approved_products": False, "pays_dividend": False}}]
+LULU = [{"name": "get_earnings", "id": "c", "output": {
+    "symbol": "LULU", "eps": {"actual": 6.14, "estimate": 5.85, "surprise_pct": 4.96},
+    "revenue": {"surprise_pct": 0.85}}}]
+
+
+def test_two_correct_negations_in_one_sentence_do_not_cancel():
+    assert notes("Schwab does not charge a commission for online trades of stocks and ETFs, and it never "
+                 "charges an account maintenance fee on brokerage accounts.", SCHW)[1] == []
+    assert notes("Viking has no approved products yet and does not pay a dividend.", VIKING)[1] == []
+
+
+def test_a_negation_about_another_part_of_the_source_sentence_does_not_count():
+    assert notes("Online options trades cost $0.65 per contract.", SCHW)[1] == []
+
+
+def test_a_flipped_negation_is_found_in_a_longer_sentence():
+    _, found = notes("Schwab charges a commission for online trades of stocks and ETFs, and options cost "
+                     "$0.65 per contract.", SCHW)
+    assert found == [("negation", True)]
+
+
+def test_only_a_negation_governing_the_outcome_word_flips_it():
+    assert notes("No. LULU missed estimates, with EPS of $6.14 against the $5.85 consensus.", LULU)[1] == [
+        ("direction", True)]
+    assert notes("Not this time: LULU missed estimates.", LULU)[1] == [("direction", True)]
+    assert notes("LULU did not miss estimates.", LULU)[1] == []
+
+
+def test_outcomes_are_checked_clause_by_clause():
+    results = [{"name": "cal", "output": {"results": [
+        {"symbol": "ORCL", "eps_actual": 1.47, "eps_result": "miss"},
+        {"symbol": "ADBE", "eps_actual": 5.08, "eps_result": "beat"}]}}]
+    assert notes("ORCL missed on EPS at $1.47, while ADBE missed too with $5.08.", results)[1] == [
+        ("direction", True)]
+    assert notes("ORCL missed on EPS, while ADBE beat.", results)[1] == []
+    assert notes("LULU topped EPS forecasts, but revenue missed.", LULU)[1] == [("direction", True)]
+
+
+def test_fell_short_is_a_miss():
+    assert notes("LULU's EPS of $6.14 fell short of the $5.85 consensus.", LULU)[1] == [("direction", True)]

@@ -41,3 +41,27 @@ def test_names_meet_tickers_through_the_record_name():
 def test_without_a_question_nothing_changes():
     report = verify("Apple rose 0.6% to $227.52, while Tesla fell 1.2% to $171.05.", QUOTES)
     assert statuses(report)["1.2%"] != "gap_fill"
+
+
+def test_an_answer_that_says_an_asked_entity_is_missing_makes_no_claim_about_it():
+    ko = [{"name": "get_quotes", "output": {"quotes": [
+        {"symbol": "KO", "name": "The Coca-Cola Company", "pe_ratio": 28.3},
+        {"symbol": "MDLZ", "name": "Mondelez International, Inc.", "pe_ratio": 20.4}]}}]
+    report = verify("KO trades at 28.3 times earnings and MDLZ at 20.4; PEP was not in the data.", ko,
+                    question="How do KO, PEP and MDLZ compare on valuation?")
+    assert "PEP" not in statuses(report) and report.confidence == "high"
+
+
+def test_a_name_is_not_a_missing_entity_when_the_data_names_no_one():
+    tools = [{"name": "get_quote", "output": {"symbol": "TSLA", "price": 336.9}}]
+    report = verify("Tesla is trading at $336.90.", tools, question="Where is Tesla now?")
+    assert statuses(report) == {"$336.90": "normalized"}
+
+
+def test_a_ticker_only_in_prose_is_not_an_entity_the_question_asks_about():
+    news = [{"name": "search_news", "output": {"results": [{
+        "title": "FAA lets Boeing raise 737 MAX output to 42 a month",
+        "snippet": "The FAA approved Boeing's request to lift 737 MAX production to 42 jets a month."}]}}]
+    report = verify("The FAA approved Boeing's request to lift production to 42 jets a month [1].", news,
+                    question="What's new with Boeing's 737 MAX production?")
+    assert [n.kind for n in report.notes] == []

@@ -22,17 +22,21 @@ from .haystack import Haystack
 from .match import candidate_leaves, misattributed_item
 from .models import SUPPORTED_STATUSES, Item
 
-_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "No", "St", "Mr", "Ms", "Dr")
+_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "St", "Mr", "Ms", "Dr")
 #: Sentence ends: ., ! or ? followed by space, not after a common abbreviation ("Inc.").
 #: The look-behinds follow the punctuation so they run only where a sentence may end.
 _SENTENCE_END = re.compile(
-    r"[.!?]" + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS) + r"\s+|\n\s*"
+    r"[.!?]" + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
+    + r"(?!(?<=\bNo\.)\s+\d)\s+|\n\s*"  # "No. 5" goes on; "No. LULU missed" ends a sentence
 )
 
 
 #: Clause breaks inside a sentence, after which a value is no longer tied to the ticker
 #: named before them ("ASML is 3.41% and Novo Nordisk is 2.26%": the 2.26 is not ASML's).
-_CLAUSE_BREAK = re.compile(r";|,?\s+(?:and|while|whereas|whilst|but|versus|vs\.?|compared with)\s+")
+CLAUSE_BREAK = re.compile(r";|,?\s+(?:and|while|whereas|whilst|but|versus|vs\.?|compared with)\s+")
+
+
+_FOR = re.compile(r"\s+(?:for|of)\s+")
 
 
 def sentence_starts(text: str) -> list[int]:
@@ -50,7 +54,7 @@ def sentence_around(text: str, start: int, end: int) -> str:
 
 def scope_starts(text: str) -> list[int]:
     """Offsets where sentences or clauses begin, in order."""
-    return sorted(set(sentence_starts(text)) | {m.end() for m in _CLAUSE_BREAK.finditer(text)})
+    return sorted(set(sentence_starts(text)) | {m.end() for m in CLAUSE_BREAK.finditer(text)})
 
 
 def same_entity(named: str, owner: str) -> bool:
@@ -62,10 +66,17 @@ def same_entity(named: str, owner: str) -> bool:
 def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
     """Items with values from another ticker's record marked ``misattributed``."""
     starts = scope_starts(answer)
+    # "against 31.2 for AVGO": a value followed by "for"/"of" and a ticker is that ticker's
+    named_after: dict[int, str] = {}
+    for i in range(1, len(matched)):
+        (before, _), (mention, item) = matched[i - 1], matched[i]
+        if (mention.kind == "ticker" and item.status in SUPPORTED_STATUSES and item.value
+                and before.kind in NUMERIC_KINDS and _FOR.fullmatch(answer, before.end, mention.start)):
+            named_after[i - 1] = item.value
     items = []
     current: str | None = None
     scope = 0
-    for mention, item in matched:
+    for i, (mention, item) in enumerate(matched):
         while scope + 1 < len(starts) and mention.start >= starts[scope + 1]:
             scope += 1
             current = None  # a new sentence or clause names its own entity
@@ -73,11 +84,11 @@ def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -
             current = item.value if item.status in SUPPORTED_STATUSES else None
         elif item.kind == "code":  # "Novo Nordisk (DK0062498333) is 2.26%"
             current = _code_entity(hay, mention) if item.status in SUPPORTED_STATUSES else None
-        elif (current and mention.kind in NUMERIC_KINDS and item.status in SUPPORTED_STATUSES
-              and item.status != "derived"):
+        elif (named := named_after.get(i, current)) and mention.kind in NUMERIC_KINDS and (
+                item.status in SUPPORTED_STATUSES and item.status != "derived"):
             owners = {hay.entity_of(leaf) for leaf in candidate_leaves(mention, hay)}
-            if owners and None not in owners and not any(same_entity(current, o) for o in owners if o):
-                item = misattributed_item(item, hay, mention, current)
+            if owners and None not in owners and not any(same_entity(named, o) for o in owners if o):
+                item = misattributed_item(item, hay, mention, named)
         items.append(item)
     return items
 

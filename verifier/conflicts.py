@@ -19,7 +19,7 @@ import regex
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack, LeafId
 from .match import candidate_leaves, leaf_evidence
-from .models import SUPPORTED_STATUSES, Item, Note
+from .models import Item, Note
 from .sentences import Sentence
 
 _KEY = regex.compile(r"[^a-z0-9]")
@@ -77,18 +77,24 @@ def check(sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: H
         return []
     notes: list[Note] = []
     for sentence in sentences:
-        used: dict[str, set[int]] = defaultdict(set)  # entity -> tools its values came from
+        # entity -> for each of its values, the tools that hold it
+        used: dict[str, list[set[int]]] = defaultdict(list)
         disagree: dict[str, str] = {}  # entity -> a field the tools disagree on
         for mention, item in matched:
             if not (sentence.start <= mention.start < sentence.end) or mention.kind not in NUMERIC_KINDS:
                 continue
-            if item.status not in SUPPORTED_STATUSES or item.status == "derived":
+            if item.status not in ("exact", "normalized"):  # a rounding may come from either source
                 continue
             leaves = candidate_leaves(mention, hay)
-            for leaf in leaves[:1]:
+            holders: dict[str, set[int]] = defaultdict(set)
+            for leaf in leaves:
                 entity = hay.entity_of(leaf)
                 if entity is not None:
-                    used[entity].add(hay.leaves[leaf].tool)
+                    holders[entity].add(hay.leaves[leaf].tool)
+            for entity, tools in holders.items():
+                used[entity].append(tools)
+            for leaf in leaves[:1]:
+                entity = hay.entity_of(leaf)
                 rival = _rival(hay, leaf)
                 if rival is not None and entity is not None:
                     field, other = rival
@@ -100,7 +106,10 @@ def check(sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: H
                         message=f"{entity} {field}: the answer's {mention.text} is from {mine_tool.name} "
                         f"({hay.path(leaf)}); {other_tool.name} says {hay.leaves[other].raw} "
                         f"({hay.path(other)})"))
-        for entity, tools in used.items():
+        for entity, per_value in used.items():
+            tools = set().union(*per_value)
+            if set.intersection(*per_value):
+                continue  # one source holds every value: nothing was merged
             if len(tools) > 1 and (entity in disagree or _any_disagreement(hay, entity, tools)):
                 names = " and ".join(sorted(hay.tools[t].name for t in tools))
                 notes.append(Note.model_construct(

@@ -101,10 +101,16 @@ def direction_of(text: str, start: int) -> int:
     words = _HEDGE_WORD.findall(window.lower())[-5:]
     table = stoplists.load_pairs("directions")
     for word in reversed(words):
+        if word in _LEVEL_WORDS:
+            return 0  # "slipped to 74.6%", "down from 75.3%": a level, not a change
         found = table.get(word.rstrip("."))
         if found:
             return -1 if found == "down" else 1
     return 0
+
+
+#: Words between a direction word and a number that make the number a level.
+_LEVEL_WORDS = frozenset({"to", "from", "at"})
 
 
 def is_hedged(text: str, start: int) -> bool:

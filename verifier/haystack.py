@@ -510,6 +510,14 @@ class Haystack:
             self._periods_by_node = by_node
         return self._periods_by_node
 
+    def names_ticker(self, leaf: LeafId) -> bool:
+        """Whether ``leaf`` names a ticker as such: an object key, a symbol field, or a
+        string that is only the ticker ("AAPL", "NASDAQ:AAPL"), not a word of prose."""
+        entry = self.leaves[leaf]
+        if leaf in self.key_leaves or (entry.key and entry.key.lower() in _SYMBOL_KEYS):
+            return True
+        return " " not in entry.raw.strip()
+
     def parent(self, node: int) -> int:
         """The node enclosing ``node`` (-1 at a tool's root)."""
         return self._parent[node]

@@ -55,6 +55,10 @@ def _ticker_refs(mention: Mention, hay: Haystack) -> list[LeafId]:
     refs = _refs(hay.tickers, mention.keys)
     if not refs and "." not in (mention.value or ""):
         refs = hay.tickers.get("base:" + (mention.value or ""), [])  # "VOD" vs data "VOD.L"
+    if mention.stoplisted:
+        # a stop-listed word ("A", "IT") is a ticker only where the data names it as one:
+        # a symbol field or key, not a word of prose that happens to be capitalised
+        refs = [r for r in refs if hay.names_ticker(r)]
     return refs
 
 
@@ -277,6 +281,11 @@ def _exact_candidates(mention: Mention, hay: Haystack) -> list[tuple[NumForm, Nu
     for form in mention.num_forms:
         for value, flipped in _signed(form, mention):
             found.extend((form, ref, flipped) for ref in _num_refs(hay, form, value))
+    if not found and mention.kind in _PERCENT_KINDS and mention.direction < 0 and not mention.explicit_sign:
+        # "transactions fell 8%" quoted from prose that says "fell 8%": a figure in text
+        # carries its direction as a word, not as a sign, so its magnitude is what counts
+        for form in mention.num_forms:
+            found.extend((form, ref, False) for ref in _num_refs(hay, form, form.value) if hay.is_string(ref.leaf))
     memo[mention] = found
     return found
 

@@ -27,6 +27,7 @@ import regex
 
 import stoplists
 
+from .attribute import CLAUSE_BREAK as _CLAUSE_BREAK
 from .attribute import sentence_starts
 from .extract import Mention
 from .haystack import Haystack, LeafId
@@ -58,7 +59,39 @@ def _words(text: str) -> list[str]:
 def negated(text: str) -> bool:
     """Whether ``text`` holds an odd number of negation cues."""
     roles = _roles()
-    return sum(1 for w in _words(text) if roles.get(w) == "not" or w.endswith("n't")) % 2 == 1
+    return sum(1 for w in _words(text) if _is_cue(w, roles)) % 2 == 1
+
+
+def _is_cue(word: str, roles: dict[str, str]) -> bool:
+    return roles.get(word) == "not" or word.endswith("n't")
+
+
+#: Content words after a negation cue that it governs ("does not charge a commission":
+#: charge, commission), at most this many, and never past a clause break.
+SCOPE_WORDS = 3
+_TOKEN = regex.compile(r"[\p{L}][\p{L}'’]*|[,;:.!?]")
+
+
+def scopes(text: str) -> list[frozenset[str]]:
+    """The stems each negation cue in ``text`` governs: the next few content words in
+    the same clause. "Schwab does not charge a commission ... and never charges a fee"
+    has two scopes, so two correct negations do not cancel each other out."""
+    roles = _roles()
+    function_words = stoplists.load("function_words")
+    tokens = [t.lower().replace("’", "'") for t in _TOKEN.findall(text)]
+    out = []
+    for i, token in enumerate(tokens):
+        if not _is_cue(token, roles):
+            continue
+        scope: list[str] = []
+        for word in tokens[i + 1:]:
+            if word in ",;:.!?" or word in ("but", "while", "whereas") or len(scope) >= SCOPE_WORDS:
+                break
+            if len(word) >= 3 and word not in function_words and not _is_cue(word, roles):
+                scope.append(stem(word))
+        if scope:
+            out.append(frozenset(scope))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +99,7 @@ class _SourceSentence:
     leaf: LeafId
     text: str
     stems: frozenset[str]
-    negated: bool
+    scopes: tuple[frozenset[str], ...]
 
 
 _SOURCES: weakref.WeakKeyDictionary[Haystack, tuple[list[_SourceSentence], dict[str, list[int]]]] = (
@@ -88,7 +121,7 @@ def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, l
                 text = entry.raw[a:b].strip()
                 stems = frozenset(content_words(text))
                 if len(stems) >= MIN_SHARED:
-                    found.append(_SourceSentence(leaf, text, stems, negated(text)))
+                    found.append(_SourceSentence(leaf, text, stems, tuple(scopes(text))))
         index: dict[str, list[int]] = {}
         for at, source in enumerate(found):
             for word in source.stems:
@@ -98,13 +131,20 @@ def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, l
     return cached
 
 
+def _clauses(sentence: Sentence) -> list[tuple[int, str]]:
+    """(offset in the answer, text) of each clause of a sentence."""
+    starts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(sentence.text)]
+    ends = [*starts[1:], len(sentence.text)]
+    return [(sentence.start + a, sentence.text[a:b]) for a, b in zip(starts, ends, strict=True)
+            if sentence.text[a:b].strip()]
+
+
 def check(answer: str, sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: Haystack
           ) -> tuple[list[tuple[Mention, Item]], list[Note]]:
     """(pairs with profit/loss contradictions flagged, notes)."""
     notes: list[Note] = []
     for sentence in sentences:
-        words = content_words(sentence.text)
-        note = _text_negation(sentence, words, hay) or _flag_negation(sentence, words, hay)
+        note = _text_negation(sentence, hay) or _flag_negation(sentence, hay)
         if note is not None:
             notes.append(note)
         note = _beat_miss(sentence, matched, hay)
@@ -118,26 +158,35 @@ def check(answer: str, sentences: list[Sentence], matched: list[tuple[Mention, I
     return out, notes
 
 
-def _text_negation(sentence: Sentence, words: list[str], hay: Haystack) -> Note | None:
-    if len(set(words)) < MIN_SHARED:
-        return None
-    mine = set(words)
+def _text_negation(sentence: Sentence, hay: Haystack) -> Note | None:
+    """A clause that says what a source sentence says with a negation dropped or added."""
     sources, index = _source_sentences(hay)
-    counts: Counter[int] = Counter()
-    for word in mine:  # an inverted index: only source sentences sharing a word are scored
-        counts.update(index.get(word, ()))
-    best, best_share = None, 0.0
-    for at, shared in counts.items():
-        share = shared / len(mine)
-        if shared >= MIN_SHARED and share > best_share:
-            best, best_share = sources[at], share
-    if best is None or best_share < SAME_CLAIM or negated(sentence.text) == best.negated:
+    if not sources:
         return None
-    said = "negates" if negated(sentence.text) else "drops the negation of"
-    return Note.model_construct(
-        kind="negation", flagged=True, start=sentence.start, end=sentence.end,
-        evidence=[leaf_evidence(hay, best.leaf, "negation differs")],
-        message=f"the sentence {said} what the source says: {best.text!r}")
+    for _, clause in _clauses(sentence):
+        mine = set(content_words(clause))
+        if len(mine) < MIN_SHARED:
+            continue
+        counts: Counter[int] = Counter()
+        for word in mine:  # an inverted index: only source sentences sharing a word are scored
+            counts.update(index.get(word, ()))
+        best, best_share = None, 0.0
+        for at, shared in counts.items():
+            share = shared / len(mine)
+            if shared >= MIN_SHARED and share > best_share:
+                best, best_share = sources[at], share
+        if best is None or best_share < SAME_CLAIM:
+            continue
+        own = scopes(clause)
+        dropped = any(scope & mine and not any(scope & o for o in own) for scope in best.scopes)
+        added = any(scope & best.stems and not any(scope & s for s in best.scopes) for scope in own)
+        if dropped or added:
+            return Note.model_construct(
+                kind="negation", flagged=True, start=sentence.start, end=sentence.end,
+                evidence=[leaf_evidence(hay, best.leaf, "negation differs")],
+                message=f"the sentence {'negates' if added else 'drops the negation of'} what the "
+                f"source says: {best.text!r}")
+    return None
 
 
 _FLAGS: weakref.WeakKeyDictionary[Haystack, list[tuple[LeafId, frozenset[str]]]] = weakref.WeakKeyDictionary()
@@ -157,65 +206,111 @@ def _flags(hay: Haystack) -> list[tuple[LeafId, frozenset[str]]]:
     return found
 
 
-def _flag_negation(sentence: Sentence, words: list[str], hay: Haystack) -> Note | None:
+def _flag_negation(sentence: Sentence, hay: Haystack) -> Note | None:
+    """A clause naming a boolean field ("pays a dividend") that says the opposite of it."""
     flags = _flags(hay)
     if not flags:
         return None
-    stems = set(words) | {stem(w) for w in _words(sentence.text)}
-    for leaf, key_words in flags:
-        entry = hay.leaves[leaf]
-        if not key_words <= stems:
-            continue
-        says_yes = not negated(sentence.text)
-        if says_yes != (entry.raw == "true"):
-            return Note.model_construct(
-                kind="negation", flagged=True, start=sentence.start, end=sentence.end,
-                evidence=[leaf_evidence(hay, leaf, "flag")],
-                message=f"the sentence says {'yes' if says_yes else 'no'} to {entry.key!r}, but the data "
-                f"has {entry.key} = {entry.raw} at {hay.path(leaf)} in {hay.tool_of(leaf).name}")
+    for _, clause in _clauses(sentence):
+        stems = {stem(w) for w in _words(clause)}
+        own = scopes(clause)
+        for leaf, key_words in flags:
+            if not key_words <= stems:
+                continue
+            says_yes = not any(scope & key_words for scope in own)
+            entry = hay.leaves[leaf]
+            if says_yes != (entry.raw == "true"):
+                return Note.model_construct(
+                    kind="negation", flagged=True, start=sentence.start, end=sentence.end,
+                    evidence=[leaf_evidence(hay, leaf, "flag")],
+                    message=f"the sentence says {'yes' if says_yes else 'no'} to {entry.key!r}, but the "
+                    f"data has {entry.key} = {entry.raw} at {hay.path(leaf)} in {hay.tool_of(leaf).name}")
     return None
 
 
-def _beat_miss(sentence: Sentence, matched: list[tuple[Mention, Item]], hay: Haystack) -> Note | None:
+_FELL_SHORT = regex.compile(r"\b(?:fell|falls|fall|falling|came|comes|coming)\s+(?:in\s+)?short\b", regex.I)
+
+
+def _outcome_said(clause: str) -> str | None:
+    """"beat" or "miss" as the clause says it (None: neither, or both); a negation among
+    the three words before the outcome word flips it ("did not beat")."""
     roles = _roles()
-    said = {roles[w] for w in _words(sentence.text) if roles.get(w) in ("beat", "miss")}
-    if len(said) != 1:
-        return None  # none, or both ("beat on revenue, missed on EPS")
-    role = said.pop()
-    if negated(sentence.text):  # "did not beat"
-        role = "miss" if role == "beat" else "beat"
-    named = {item.value for m, item in matched if m.kind == "ticker" and sentence.start <= m.start < sentence.end}
-    stems = {stem(w) for w in _words(sentence.text)}
-    facts = []
-    for leaf, entry in enumerate(hay.leaves):
-        fact = _outcome(hay, leaf)
-        if fact is None:
+    words = _words(clause)
+    said = set()
+    for i, word in enumerate(words):
+        role = roles.get(word)
+        if role in ("beat", "miss"):
+            if any(_is_cue(w, roles) for w in words[max(0, i - 3):i]):
+                role = "miss" if role == "beat" else "beat"
+            said.add(role)
+    if _FELL_SHORT.search(clause):
+        said.add("miss")
+    return said.pop() if len(said) == 1 else None
+
+
+def _beat_miss(sentence: Sentence, matched: list[tuple[Mention, Item]], hay: Haystack) -> Note | None:
+    """A clause saying beat (or missed) where the entity's outcome field or surprise
+    figure says the opposite; each clause is read with the ticker it names."""
+    tickers = [(m.start, item.value) for m, item in matched
+               if m.kind == "ticker" and item.value and sentence.start <= m.start < sentence.end]
+    for offset, clause in _clauses(sentence):
+        role = _outcome_said(clause)
+        if role is None:
             continue
-        owner = hay.entity_of(leaf)
-        if named and owner is not None and owner not in named:
+        here = {t for at, t in tickers if offset <= at < offset + len(clause)}
+        named = here or {t for at, t in tickers if at < offset}
+        if named and not here:
+            named = {max((at, t) for at, t in tickers if at < offset)[1]}  # the last one named before
+        stems = {stem(w) for w in _words(clause)}
+        facts = []
+        for leaf in _outcome_leaves(hay):
+            owner = hay.entity_of(leaf)
+            if named and owner is not None and owner not in named:
+                continue
+            fact = _outcome(hay, leaf)
+            assert fact is not None
+            facts.append((leaf, fact))
+        if not facts:
             continue
-        facts.append((leaf, fact))
-    if not facts:
-        return None
-    # with mixed outcomes, keep those whose key the sentence names ("EPS", "revenue")
-    if len({f for _, f in facts}) > 1:
-        facts = [(leaf, f) for leaf, f in facts if _key_stems(hay, leaf) & stems]
-        if len({f for _, f in facts}) != 1:
-            return None
-    leaf, fact = facts[0]
-    if fact == role:
-        return None
-    entry = hay.leaves[leaf]
-    return Note.model_construct(
-        kind="direction", flagged=True, start=sentence.start, end=sentence.end,
-        evidence=[leaf_evidence(hay, leaf, "outcome")],
-        message=f"the sentence says {'beat' if role == 'beat' else 'missed'}, but the data says "
-        f"{entry.key} = {entry.raw} at {hay.path(leaf)} in {hay.tool_of(leaf).name}")
+        # with mixed outcomes, keep those whose field the clause names ("EPS", "revenue")
+        if len({f for _, f in facts}) > 1:
+            facts = [(leaf, f) for leaf, f in facts if _key_stems(hay, leaf) & stems]
+            if len({f for _, f in facts}) != 1:
+                continue
+        leaf, fact = facts[0]
+        if fact == role:
+            continue
+        entry = hay.leaves[leaf]
+        return Note.model_construct(
+            kind="direction", flagged=True, start=sentence.start, end=sentence.end,
+            evidence=[leaf_evidence(hay, leaf, "outcome")],
+            message=f"the sentence says {'beat' if role == 'beat' else 'missed'}, but the data says "
+            f"{entry.key} = {entry.raw} at {hay.path(leaf)} in {hay.tool_of(leaf).name}")
+    return None
+
+
+_OUTCOMES: weakref.WeakKeyDictionary[Haystack, list[LeafId]] = weakref.WeakKeyDictionary()
+
+
+def _outcome_leaves(hay: Haystack) -> list[LeafId]:
+    found = _OUTCOMES.get(hay)
+    if found is None:
+        found = [leaf for leaf in range(len(hay.leaves)) if _outcome(hay, leaf) is not None]
+        _OUTCOMES[hay] = found
+    return found
 
 
 def _key_stems(hay: Haystack, leaf: LeafId) -> set[str]:
-    key = hay.leaves[leaf].key or ""
-    return {stem(w) for w in _words(_CAMEL.sub(" ", key.replace("_", " ")))}
+    """Stems of the leaf's key and of the keys above it ($.revenue.surprise_pct: revenue,
+    surprise, pct)."""
+    out: set[str] = set()
+    node = hay.leaves[leaf].node
+    while node >= 0:
+        segment = hay.segment(node)
+        if isinstance(segment, str):
+            out.update(stem(w) for w in _words(_CAMEL.sub(" ", segment.replace("_", " "))))
+        node = hay.parent(node)
+    return out
 
 
 def _outcome(hay: Haystack, leaf: LeafId) -> str | None:

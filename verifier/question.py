@@ -58,6 +58,9 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
     for mention, item in matched:
         # a ticker is its own entity mention: look just past its start
         entity = _entity_at(mention.start + (mention.kind == "ticker"), mentions, starts)
+        if mention.kind == "ticker" and entity is not None and not entity.in_data and _says_missing(
+                answer, mention.start, starts):
+            continue  # "PEP was not in the data": the answer makes no claim about it
         if entity is not None and not entity.in_data and (
                 mention.kind in NUMERIC_KINDS or (mention.kind == "ticker" and item.status not in SUPPORTED_STATUSES)):
             item = item.model_copy(update={
@@ -80,10 +83,13 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
     for m in _question_tickers(ex, question):
         if m.kind == "ticker" and not m.stoplisted and m.value and m.value not in seen:
             seen.add(m.value)
-            in_data = any(hay.tickers.get(k) for k in m.keys)
+            refs = [r for k in m.keys for r in hay.tickers.get(k, [])]
+            in_data = any(hay.names_ticker(r) for r in refs)
             ticker = m.value
             if m.text.lower() in names:  # "NXP" stands for NXPI, "HSBC" for HSBA.L
                 ticker, in_data = names[m.text.lower()], True
+            elif refs and not in_data:
+                continue  # only a word of the data's prose ("737 MAX"): not an entity asked about
             words = {w for w, t in names.items() if same_entity(t, ticker)} | {m.text.lower()}
             out.append(Asked(m.text, ticker, words, in_data))
     common = stoplists.load("common_words") | stoplists.load("function_words")
@@ -100,7 +106,7 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
                 out.append(Asked(word, named, {word.lower()}, True))
             else:
                 existing.names.add(word.lower())
-        elif word.lower() not in data_words and word.lower() not in seen:
+        elif word.lower() not in data_words and word.lower() not in seen and _names_everyone(hay):
             seen.add(word.lower())
             out.append(Asked(word, None, {word.lower()}, False))
     return out
@@ -172,6 +178,32 @@ def _entity_mentions(answer: str, matched: list[tuple[Mention, Item]], asked: li
             for m in regex.finditer(rf"\b{regex.escape(name)}\b", answer, flags=regex.IGNORECASE):
                 found.append((m.start(), entity))
     return sorted(found, key=lambda pair: pair[0])
+
+
+_MISSING = regex.compile(r"\b(?:not|no|n't|never|without|missing|unavailable|lacks?)\b", regex.I)
+
+
+def _says_missing(answer: str, position: int, starts: list[int]) -> bool:
+    """Whether the clause holding ``position`` says something is missing or not there."""
+    scope = max((s for s in starts if s <= position), default=0)
+    end = min((s for s in starts if s > position), default=len(answer))
+    return _MISSING.search(answer, scope, end) is not None
+
+
+def _names_everyone(hay: Haystack) -> bool:
+    """Whether the data gives a name for every entity it has a record of: only then does
+    a company name missing from it mean the data lacks that company."""
+    found = _EVERYONE.get(hay)
+    if found is None:
+        names = set(_names(hay).values())
+        # entities with figures in the data (an error record {"symbol": "PEP", "error": ...} has none)
+        entities = {hay.entity_of(leaf) for leaf in hay.leaf_value} - {None}
+        found = bool(names) and entities <= names
+        _EVERYONE[hay] = found
+    return found
+
+
+_EVERYONE: weakref.WeakKeyDictionary[Haystack, bool] = weakref.WeakKeyDictionary()
 
 
 _OTHER = Asked("another entity", None, set(), True)

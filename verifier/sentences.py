@@ -176,10 +176,12 @@ def stem(word: str) -> str:
     """A crude stem, enough to meet "warned" with "warning" and "tariffs" with "tariff"."""
     w = word.lower().replace("’", "'")
     w = w.removesuffix("'s")
-    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("s", "")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
-            return w[: len(w) - len(suffix)] + keep
-    return w
+            w = w[: len(w) - len(suffix)] + keep
+            break
+    # a final e goes too, so charge, charges and charged meet at "charg"
+    return w[:-1] if w.endswith("e") and len(w) > 3 else w
 
 
 def content_words(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
