@@ -160,13 +160,11 @@ def check(answer: str, sentences: list[Sentence], matched: list[tuple[Mention, I
 
 def _text_negation(sentence: Sentence, hay: Haystack) -> Note | None:
     """A clause that says what a source sentence says with a negation dropped or added."""
-    sources, index = _source_sentences(hay)
-    if not sources:
-        return None
     for _, clause in _clauses(sentence):
         mine = set(content_words(clause))
         if len(mine) < MIN_SHARED:
             continue
+        sources, index = _source_sentences(hay)  # built on first need, once per haystack
         counts: Counter[int] = Counter()
         for word in mine:  # an inverted index: only source sentences sharing a word are scored
             counts.update(index.get(word, ()))

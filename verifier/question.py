@@ -93,7 +93,6 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
             words = {w for w, t in names.items() if same_entity(t, ticker)} | {m.text.lower()}
             out.append(Asked(m.text, ticker, words, in_data))
     common = stoplists.load("common_words") | stoplists.load("function_words")
-    data_words = _data_words(hay)
     for i, m in enumerate(_NAME.finditer(question)):
         word = regex.sub(r"['’]s$", "", m.group())
         if word in _MONTHS or word.lower() in common or word.upper() in common or (i == 0 and m.start() == 0
@@ -106,7 +105,7 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
                 out.append(Asked(word, named, {word.lower()}, True))
             else:
                 existing.names.add(word.lower())
-        elif word.lower() not in data_words and word.lower() not in seen and _names_everyone(hay):
+        elif word.lower() not in seen and word.lower() not in _data_words(hay) and _names_everyone(hay):
             seen.add(word.lower())
             out.append(Asked(word, None, {word.lower()}, False))
     return out
