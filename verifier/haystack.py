@@ -172,6 +172,7 @@ class Haystack:
         self.counts: dict[int, list[tuple[int, int]]] = defaultdict(list)  # length -> (tool, node)
         self._strings: list[LeafId] = []
         self._string_set: frozenset[LeafId] | None = None
+        self._paths: dict[int, str] = {}
         self._periods_by_node: dict[int, tuple[int, int | None]] | None = None
         self._sorted: list[Decimal] | None = None
         self._text: str | None = None
@@ -452,7 +453,12 @@ class Haystack:
     # -- provenance -------------------------------------------------------------------
 
     def path_of_node(self, node: int) -> str:
-        """The JSONPath of a node, relative to its tool's output (``$.results[3].price``)."""
+        """The JSONPath of a node, relative to its tool's output (``$.results[3].price``).
+        Kept once built: a warm haystack serves the same paths to many answers."""
+        cached = self._paths.get(node)
+        if cached is not None:
+            return cached
+        start = node
         parts: list[str] = []
         while node >= 0 and self._segment[node] is not None:
             seg = self._segment[node]
@@ -464,7 +470,10 @@ class Haystack:
             else:
                 parts.append("['" + seg.replace("\\", "\\\\").replace("'", "\\'") + "']")
             node = self._parent[node]
-        return "$" + "".join(reversed(parts))
+        path = "$" + "".join(reversed(parts))
+        if len(self._paths) < 100_000:
+            self._paths[start] = path
+        return path
 
     def path(self, leaf: LeafId) -> str:
         """The JSONPath of a leaf."""

@@ -18,10 +18,12 @@ amount in a profit/loss contradiction is flagged as well).
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 import regex
 
@@ -35,7 +37,8 @@ from .match import candidate_leaves, leaf_evidence
 from .models import SUPPORTED_STATUSES, Item, Note
 from .sentences import Sentence, content_words, stem
 
-_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
+#: A word: letters and inner apostrophes ([^\W\d_] is a letter; stdlib re is faster here).
+_WORD = re.compile(r"[^\W\d_][^\W\d_'’]*")
 _CAMEL = regex.compile(r"(?<=[a-z])(?=[A-Z])")
 _CLAUSE = regex.compile(r"[.;:!?,]\s")
 #: Key words that say nothing about what a boolean means.
@@ -229,9 +232,17 @@ def _flag_negation(sentence: Sentence, hay: Haystack) -> Note | None:
 _FELL_SHORT = regex.compile(r"\b(?:fell|falls|fall|falling|came|comes|coming)\s+(?:in\s+)?short\b", regex.I)
 
 
+@lru_cache(maxsize=1)
+def _outcome_words() -> re.Pattern[str]:
+    words = sorted((w for w, role in _roles().items() if role in ("beat", "miss")), key=len, reverse=True)
+    return re.compile(r"(?i)\b(?:" + "|".join(re.escape(w) for w in words) + r"|short)\b")
+
+
 def _outcome_said(clause: str) -> str | None:
     """"beat" or "miss" as the clause says it (None: neither, or both); a negation among
     the three words before the outcome word flips it ("did not beat")."""
+    if _outcome_words().search(clause) is None:
+        return None  # most clauses: no outcome word at all
     roles = _roles()
     words = _words(clause)
     said = set()
