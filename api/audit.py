@@ -129,10 +129,16 @@ class AuditLog:
 
     def __init__(self, url: str, *, batch: int = 200, flush_ms: int = 200, max_queue: int = 100_000):
         self.engine = make_engine(url)
-        try:
-            metadata.create_all(self.engine)
-        except SQLAlchemyError as exc:
-            raise VerifierError(f"audit log: cannot open {self.engine.url!r}: {exc}") from None
+        for attempt in range(5):
+            try:
+                metadata.create_all(self.engine)
+                break
+            except SQLAlchemyError as exc:
+                # worker processes starting together race to create the table: the loser
+                # sees "already exists" (or a lock) and finds the table on the next try
+                if attempt == 4:
+                    raise VerifierError(f"audit log: cannot open {self.engine.url!r}: {exc}") from None
+                time.sleep(0.1 * (attempt + 1))
         self.batch, self.flush_s = batch, flush_ms / 1000
         self.queue: queue.Queue[Any] = queue.Queue(maxsize=max_queue)
         self.written = self.dropped = self.failed = 0

@@ -337,3 +337,13 @@ def test_messages_with_answer_too_or_a_bad_transcript_is_422_naming_the_message(
     assert r.status_code == 422 and r.json()["field"] == "format"
     r = httpx.post(f"{base}/v1/verify", json={"tool_results": []})
     assert r.status_code == 422 and r.json()["field"] == "answer"
+
+
+def test_audit_logs_opened_together_on_one_file_all_start(sqlite_url):
+    from api.audit import AuditLog
+
+    with ThreadPoolExecutor(4) as pool:
+        logs = list(pool.map(lambda _: AuditLog(sqlite_url), range(4)))
+    for log in logs:
+        log.close()
+    assert audit_rows(sqlite_url) == []
