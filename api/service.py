@@ -103,7 +103,9 @@ class VerifyService:
     def __init__(self, settings: Settings, metrics: Metrics, audit: AuditLog | None):
         self.settings, self.metrics, self.audit = settings, metrics, audit
         self.cache = HaystackCache(settings.haystack_cache)
-        self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="verify")
+        # verification holds the GIL: more threads than this only take turns, and with
+        # many connections their switching costs throughput (see BENCHMARKS.md)
+        self.pool = ThreadPoolExecutor(max_workers=settings.verify_threads, thread_name_prefix="verify")
 
     def _policy(self, request: VerifyRequest) -> Policy:
         try:

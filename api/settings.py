@@ -36,6 +36,10 @@ class Settings(BaseSettings):
     max_leaves: int = Field(200_000, ge=1, description="Most haystack leaves per request (413 beyond).")
     max_batch: int = Field(100, ge=1, description="Most answers in one batch request.")
     time_budget_ms: int = Field(5_000, ge=1, description="Longest one request may compute (503 beyond).")
+    verify_threads: int = Field(
+        1, ge=1, le=64, description="Threads per worker process that run verifications. "
+        "Verification is CPU work under the GIL, so one thread is fastest; a second lets a "
+        "short request pass one that is over its time budget. Scale with --workers instead.")
     haystack_cache: int = Field(
         256, ge=0, description="Haystacks kept by a hash of their tool results, so repeated "
         "verifications over the same results (retries, variants) do not re-index. 0 turns it off.")
