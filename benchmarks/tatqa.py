@@ -153,6 +153,8 @@ def tatqa_cases(path: Path) -> list[dict[str, Any]]:
 
 
 _TAG = re.compile(r"<[^>]+>")
+#: Answers that are years ("2019", "2019 and 2018"): altering one gives another column's year.
+_YEAR_ANSWER = re.compile(r"(?:(?:19|20)\d\d)(?: and (?:19|20)\d\d)*")
 
 
 def finqa_cases(path: Path) -> list[dict[str, Any]]:
@@ -291,7 +293,11 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None, with_peers: b
                 r = check(answer, case["tools"], case["question"])
                 # a peer that flags without spans still counts as flagged; localised needs spans
                 flag_sets.append((peer_tallies[name][key], r.spans or ([(-1, -1)] if r.flagged else [])))
+            year_answer = bool(_YEAR_ANSWER.fullmatch(case["number"]))
             for tally, flags in flag_sets:
+                if elsewhere and not year_answer:  # "Which years ...?": a year for a year
+                    tally.counts["altered_in_data_figures"] += 1
+                    tally.counts["altered_in_data_figures_flagged"] += bool(flags)
                 tally.counts[bucket] += 1
                 tally.counts[bucket + "_flagged"] += bool(flags)
                 tally.counts[bucket + "_localised"] += any(s < span[1] and span[0] < e for s, e in flags)
@@ -332,6 +338,13 @@ def markdown(result: dict[str, Any]) -> str:
         parts = [f"{how} {ours[key].rate(f'altered_{how}_flagged', f'altered_{how}')}"
                  for how in ("plus_one", "swap", "last_digit")]
         lines.append(f"- {key}: " + "; ".join(parts))
+    lines.append("")
+    lines.append("Altered answers whose value is another cell or figure of the data, answers that are "
+                 "years left out (altering a year gives another column's year), finverify / naive:")
+    lines.append("")
+    for key in sorted(ours):
+        lines.append(f"- {key}: {ours[key].rate('altered_in_data_figures_flagged', 'altered_in_data_figures')}"
+                     f" / {naive[key].rate('altered_in_data_figures_flagged', 'altered_in_data_figures')}")
     noise = [i for t in ours.values() for i in t.noise]
     lines.append("")
     lines.append(f"Gold noise (TAT-QA arithmetic answers that disagree with their own derivation): {len(noise)}: "

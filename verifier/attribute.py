@@ -100,7 +100,7 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
     starts = scope_starts(answer)
     named: dict[int, set[tuple[int, int | None]]] = {}  # scope start -> periods it names
     for mention, item in matched:
-        period = _named_period(mention)
+        period = named_period(mention)
         if period is not None:
             scope = max(s for s in starts if s <= mention.start)
             named.setdefault(scope, set()).add(period)
@@ -123,7 +123,7 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
     return items
 
 
-def _named_period(mention: Mention) -> tuple[int, int | None] | None:
+def named_period(mention: Mention) -> tuple[int, int | None] | None:
     """(year, quarter) a year or period mention names ("2025", "Q3 2025", "FY2025")."""
     if mention.kind not in ("date", "period") or not mention.value:
         return None

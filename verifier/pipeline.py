@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from normalizers import NormalizeError, number_symbols
 
-from . import conflicts, polarity
+from . import cells, conflicts, polarity
 from . import question as asked
 from . import score as scoring
 from ._errors import InputError, LimitError
@@ -63,6 +63,7 @@ class State:
     sentences: list[Sentence] = field(default_factory=list)
     sentence_checks: list[SentenceCheck] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)  # findings about sentences or the answer
+    cell_flags: set[int] = field(default_factory=set)  # ids of items the cells stage flagged
     report: Report | None = None
 
 
@@ -106,6 +107,17 @@ def question_stage(state: State) -> None:
     state.notes.extend(notes)
 
 
+def cells_stage(state: State) -> None:
+    """Values from a table row or column other than the one the question names are
+    misattributed."""
+    if not state.question:
+        return
+    ex = extractor(state.locale, tuple(state.policy.extra_stopwords))
+    before = [item for _, item in state.matched]
+    state.matched = cells.check(state.question, state.answer, state.matched, state.haystack, ex)
+    state.cell_flags = {id(item) for (_, item), old in zip(state.matched, before, strict=True) if item is not old}
+
+
 def polarity_stage(state: State) -> None:
     """Negations and direction words (missed/beat, loss/profit) against the data."""
     if not state.policy.check_polarity:
@@ -139,7 +151,10 @@ def derive_stage(state: State) -> None:
     work = Budget(state.policy.derive_max_work)
     matched: list[tuple[Mention, Item]] = []
     for mention, item in state.matched:
-        if item.status == "unsupported" and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
+        # a value the question's cell points away from may still be a computation the
+        # question asks for ("the change in 2019" equal by chance to a 2018 cell)
+        recheck = item.status == "unsupported" or id(item) in state.cell_flags
+        if recheck and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
             budget -= 1
             sentence = sentence_around(state.answer, mention.start, mention.end)
             focus = asked | focus_words(sentence)
@@ -308,8 +323,8 @@ def score_stage(state: State) -> None:
 
 #: The stages, in order. Tests and later issues insert stages here.
 STAGES: list[Callable[[State], None]] = [
-    extract_stage, match_stage, attribute_stage, ground_stage, stale_stage, question_stage, polarity_stage,
-    conflicts_stage, derive_stage, judge_stage, score_stage,
+    extract_stage, match_stage, attribute_stage, ground_stage, stale_stage, question_stage, cells_stage,
+    polarity_stage, conflicts_stage, derive_stage, judge_stage, score_stage,
 ]
 
 

@@ -1,0 +1,168 @@
+"""Asked cells: a value from the wrong row or column of a table the question points at.
+
+"What was the revenue in 2019?" answered with a number that is in the table, but in
+the cost row, or in the 2018 column: the number exists, the claim is wrong. When the
+question names exactly one period and the table has a column for it, or its words name
+exactly one row of the table (every word of the row's label is in the question, and
+no other row's is), a value found only in cells outside that row or column is
+``misattributed``, with the cell it came from as evidence.
+
+Deliberately narrow, because a wrong flag on a correct answer costs more than a missed
+one: only exact (not rounded or derived) values, only values every copy of which sits
+in a labelled table row (a copy in prose or outside a table means the value may come
+from there), a column check only when the answer names no period and no relative one
+("a year earlier"), and only against a row or column the question names without doubt. A question that asks for a
+computation ("the change in", "the sum of": derive's operation cues) gets no row check,
+and a value the column check flags is still offered to the derive stage.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .attribute import named_period
+from .derive import cue_words
+from .extract import NUMERIC_KINDS, Extractor, Mention
+from .haystack import Haystack, LeafId
+from .match import candidate_leaves, misattributed_item
+from .models import Item
+from .sentences import content_words
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    node: int
+    label: str
+    stems: frozenset[str]
+
+
+_TABLES: weakref.WeakKeyDictionary[Haystack, tuple[dict[int, list[_Row]], dict[int, tuple[int, _Row]]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _tables(hay: Haystack) -> tuple[dict[int, list[_Row]], dict[int, tuple[int, _Row]]]:
+    """(table node -> its labelled rows, row node -> (table node, row)); a labelled row
+    is a list, itself a list element, whose first cell is text."""
+    found = _TABLES.get(hay)
+    if found is None:
+        tables: dict[int, list[_Row]] = {}
+        rows: dict[int, tuple[int, _Row]] = {}
+        for leaf, entry in enumerate(hay.leaves):
+            row = hay.parent(entry.node)
+            if row < 0 or hay.segment(entry.node) != 0 or not isinstance(hay.segment(row), int):
+                continue
+            if not hay.is_string(leaf) or leaf in hay.leaf_value or not entry.raw.strip():
+                continue  # a number is not a label
+            stems = frozenset(content_words(entry.raw))
+            if stems:
+                labelled = _Row(row, entry.raw.strip(), stems)
+                tables.setdefault(hay.parent(row), []).append(labelled)
+                rows[row] = (hay.parent(row), labelled)
+        found = tables, rows
+        _TABLES[hay] = found
+    return found
+
+
+def _row_of(hay: Haystack, leaf: LeafId) -> tuple[int, _Row] | None:
+    """(table node, row) of a cell in a labelled row; None for anything else."""
+    if hay.segment(hay.leaves[leaf].node) == 0:
+        return None  # the label itself
+    return _tables(hay)[1].get(hay.parent(hay.leaves[leaf].node))
+
+
+@lru_cache(maxsize=1024)
+def _question_periods(ex: Extractor, question: str) -> frozenset[tuple[int, int | None]]:
+    """The years and quarters a question names; a full date names its year ("as of
+    October 31, 2019 and 2018" names two)."""
+    found = set()
+    for m in ex.extract(question, quoted=False):
+        period = named_period(m)
+        if period is None and m.kind == "date" and m.value and m.value[:4].isdigit():
+            period = (int(m.value[:4]), None)
+        if period is not None:
+            found.add(period)
+    return frozenset(found)
+
+
+def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, ex: Extractor
+          ) -> list[tuple[Mention, Item]]:
+    """Pairs with values from cells the question does not point at marked misattributed."""
+    asked_words = frozenset(content_words(question))
+    computes = bool(cue_words(question))
+    periods = _question_periods(ex, question)
+    asked_period = next(iter(periods)) if len(periods) == 1 else None
+    if asked_period is not None and (_RELATIVE.search(answer) or any(
+            m.kind in ("date", "period") for m, _ in matched)):
+        asked_period = None  # the answer says which period it means ("a year earlier", "in 2018")
+    out = []
+    for mention, item in matched:
+        if mention.kind in NUMERIC_KINDS and item.status in ("exact", "normalized"):
+            item = _check_value(mention, item, hay, asked_words, asked_period, computes)
+        out.append((mention, item))
+    return out
+
+
+#: Words by which an answer moves off the question's period.
+_RELATIVE = re.compile(r"(?i)\b(?:earlier|prior|previous|preceding|last|ago|before|year-over-year|"
+                       r"year over year|yoy|versus|vs\.?|compared|against)\b")
+
+
+def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: frozenset[str],
+                 asked_period: tuple[int, int | None] | None, computes: bool) -> Item:
+    leaves = candidate_leaves(mention, hay)
+    rows = [_row_of(hay, leaf) for leaf in leaves]
+    if not leaves or any(r is None for r in rows):
+        return item  # a copy outside a labelled table row: the value may come from there
+    cells = [(leaf, r) for leaf, r in zip(leaves, rows, strict=True) if r is not None]
+    if asked_period is not None:
+        held = [hay.period_of(leaf) for leaf, _ in cells]
+        tables_have_it = all(_has_column(hay, table, asked_period) for _, (table, _) in cells)
+        if tables_have_it and None not in held and not any(_same(asked_period, p) for p in held if p):
+            owner = held[0]
+            assert owner is not None
+            return misattributed_item(item, hay, mention, f"{_text(asked_period)} (the question's period)",
+                                      owner=f"the {_text(owner)} column")
+    if computes:
+        return item  # "the sum of A and B", "the change in A": the answer need not be a cell of A
+    for leaf, (table, row) in cells:
+        asked = _asked_row(hay, table, asked_words)
+        if asked is None or asked.node == row.node or row.stems & asked_words:
+            return item  # no row named without doubt, or the question's words touch this row too
+    table, row = cells[0][1]
+    asked = _asked_row(hay, table, asked_words)
+    assert asked is not None
+    return misattributed_item(item, hay, mention, f"the row {asked.label!r} the question asks about",
+                              owner=f"the row {row.label!r}")
+
+
+def _asked_row(hay: Haystack, table: int, asked_words: frozenset[str]) -> _Row | None:
+    """The one row of ``table`` whose label words are all in the question; None when
+    no row's are, or when several rows' are and no one's words contain the others'
+    ("Total revenue" over "Revenue"; "Accrued expenses" and "Other liabilities" both
+    named: no single row)."""
+    full = [r for r in _tables(hay)[0].get(table, []) if r.stems <= asked_words]
+    if not full:
+        return None
+    widest = max(full, key=lambda r: len(r.stems))
+    return widest if all(r.stems <= widest.stems for r in full) else None
+
+
+def _has_column(hay: Haystack, table: int, period: tuple[int, int | None]) -> bool:
+    """Whether some cell of ``table`` is in ``period``'s column."""
+    for row in _tables(hay)[0].get(table, []):
+        for leaf in hay.children_leaves(row.node):
+            held = hay.period_of(leaf)
+            if held is not None and _same(period, held):
+                return True
+    return False
+
+
+def _same(a: tuple[int, int | None], b: tuple[int, int | None]) -> bool:
+    return a[0] == b[0] and (a[1] is None or b[1] is None or a[1] == b[1])
+
+
+def _text(period: tuple[int, int | None]) -> str:
+    return f"Q{period[1]} {period[0]}" if period[1] else str(period[0])
