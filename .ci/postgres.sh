@@ -3,7 +3,8 @@
 # SQLAlchemy URL. Installs Debian's postgresql when it is missing. Stop it with
 # `pg_ctl -D <dir>/data stop` (the directory is printed on stderr).
 set -euo pipefail
-port="${1:-54329}"
+# a free port unless one is given: another server (or an earlier run) may hold 5432x
+port="${1:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
     (apt-get install -y -q postgresql >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q postgresql >/dev/null; }) >&2
 fi
