@@ -65,3 +65,20 @@ def test_an_answer_that_names_or_relates_periods_gets_no_column_check():
     question = "What was the revenue in 2019?"
     got = status("Revenue was 12,640, against 11,210 a year earlier.", question)
     assert got["11,210"][0] == "exact"
+
+
+def test_respectively_pairs_values_with_periods_in_order():
+    question = "What was the revenue in 2019 and 2018 respectively?"
+    got = status("The answer is 12,640 and 11,210.", question)
+    assert {k: v[0] for k, v in got.items()} == {"12,640": "exact", "11,210": "exact"}
+    got = status("The answer is 11,210 and 12,640.", question)
+    assert got["11,210"][0] == "misattributed" and got["12,640"][0] == "misattributed"
+
+
+def test_a_row_labelled_by_a_year_gives_its_cells_that_period():
+    leases = [{"name": "filing", "output": {"table": {"columns": ["", "Operating Leases", "Finance Leases"],
+                                                      "rows": [["2021", "9", "5"], ["2022", "8", "6"],
+                                                               ["2023", "7", "4"]]}}}]
+    assert verify("The answer is 6.", leases, question="What were the finance leases for 2022?").items[0].status == "exact"
+    flagged = verify("The answer is 4.", leases, question="What were the finance leases for 2022?").items[0]
+    assert flagged.status == "misattributed" and "2023" in flagged.reason

@@ -54,9 +54,14 @@ def _tables(hay: Haystack) -> tuple[dict[int, list[_Row]], dict[int, tuple[int, 
             row = hay.parent(entry.node)
             if row < 0 or hay.segment(entry.node) != 0 or not isinstance(hay.segment(row), int):
                 continue
-            if not hay.is_string(leaf) or leaf in hay.leaf_value or not entry.raw.strip():
-                continue  # a number is not a label
-            stems = frozenset(content_words(entry.raw))
+            if not hay.is_string(leaf) or not entry.raw.strip():
+                continue
+            if leaf in hay.leaf_value:  # a number is not a label, but a year is ("2022": a schedule row)
+                if not _YEAR.fullmatch(entry.raw.strip()):
+                    continue
+                stems = frozenset({entry.raw.strip()})
+            else:
+                stems = frozenset(content_words(entry.raw))
             if stems:
                 labelled = _Row(row, entry.raw.strip(), stems)
                 tables.setdefault(hay.parent(row), []).append(labelled)
@@ -74,17 +79,17 @@ def _row_of(hay: Haystack, leaf: LeafId) -> tuple[int, _Row] | None:
 
 
 @lru_cache(maxsize=1024)
-def _question_periods(ex: Extractor, question: str) -> frozenset[tuple[int, int | None]]:
-    """The years and quarters a question names; a full date names its year ("as of
-    October 31, 2019 and 2018" names two)."""
-    found = set()
+def _question_periods(ex: Extractor, question: str) -> tuple[tuple[int, int | None], ...]:
+    """The years and quarters a question names, in order, once each; a full date names
+    its year ("as of October 31, 2019 and 2018" names two)."""
+    found: dict[tuple[int, int | None], None] = {}
     for m in ex.extract(question, quoted=False):
         period = named_period(m)
         if period is None and m.kind == "date" and m.value and m.value[:4].isdigit():
             period = (int(m.value[:4]), None)
         if period is not None:
-            found.add(period)
-    return frozenset(found)
+            found[period] = None
+    return tuple(found)
 
 
 def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, ex: Extractor
@@ -93,16 +98,27 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
     asked_words = frozenset(content_words(question))
     computes = bool(cue_words(question))
     periods = _question_periods(ex, question)
-    asked_period = next(iter(periods)) if len(periods) == 1 else None
-    if asked_period is not None and (_RELATIVE.search(answer) or any(
-            m.kind in ("date", "period") for m, _ in matched)):
-        asked_period = None  # the answer says which period it means ("a year earlier", "in 2018")
+    if _RELATIVE.search(answer) or any(m.kind in ("date", "period") for m, _ in matched):
+        periods = ()  # the answer says which period it means ("a year earlier", "in 2018")
+    values = [i for i, (m, _) in enumerate(matched) if m.kind in NUMERIC_KINDS]
+    # one period: every value is of it; "in 2017 and 2018, respectively" with as many
+    # values as periods: the k-th value is of the k-th period
+    if len(periods) == 1:
+        period_of = dict.fromkeys(values, periods[0])
+    elif len(periods) > 1 and not computes and len(values) == len(periods) and _RESPECTIVE.search(question):
+        period_of = dict(zip(values, periods, strict=True))
+    else:
+        period_of = {}
     out = []
-    for mention, item in matched:
+    for i, (mention, item) in enumerate(matched):
         if mention.kind in NUMERIC_KINDS and item.status in ("exact", "normalized"):
-            item = _check_value(mention, item, hay, asked_words, asked_period, computes)
+            item = _check_value(mention, item, hay, asked_words, period_of.get(i), computes)
         out.append((mention, item))
     return out
+
+
+_YEAR = re.compile(r"(?:FY)?(?:19|20)\d\d")
+_RESPECTIVE = re.compile(r"(?i)\brespective(?:ly)?\b")
 
 
 #: Words by which an answer moves off the question's period.

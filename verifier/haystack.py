@@ -484,12 +484,21 @@ class Haystack:
         a year/quarter/period/date field among its fields ({"fiscal_year": 2025},
         {"period": "Q3 2025"}), or a key that is one ({"2025": {...}}). None when no
         enclosing record states one. A column header that is a year ("2025") is the
-        period of the cells under it."""
+        period of the cells under it, and so is a row label that is one."""
         entry = self.leaves[leaf]
         if entry.key and leaf not in self.key_leaves:
             own = _year_quarter(entry.key.strip())
             if own is not None:
                 return own
+        row = self._parent[entry.node]
+        if row >= 0 and isinstance(self._segment[row], int) and self._segment[entry.node] != 0:
+            # a table row labelled by a year (a lease schedule: "2022", 6, 7)
+            for cell in self.children_leaves(row):
+                if self._segment[self.leaves[cell].node] == 0:
+                    label = _year_quarter(self.leaves[cell].raw.strip())
+                    if label is not None:
+                        return label
+                    break
         node = self._parent[entry.node]
         while node >= 0:
             found = self._record_periods().get(node)
@@ -549,7 +558,9 @@ class Haystack:
             for i, leaf in enumerate(self.leaves):
                 children[self._parent[leaf.node]].append(i)
             for leaves in children.values():
-                leaves.sort(key=lambda i: self.leaves[i].node)
+                # siblings get their nodes in reverse (the walk is a stack): newest first
+                # is document order
+                leaves.sort(key=lambda i: -self.leaves[i].node)
             self._children = children
         return self._children.get(parent, [])
 
