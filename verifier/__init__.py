@@ -11,7 +11,18 @@ from __future__ import annotations
 from ._errors import InputError, JSONInputError, LimitError, TranscriptError, VerifierError
 from .haystack import Haystack
 from .judge import Judge, JudgeError, OpenAIJudge
-from .models import Badge, Evidence, Highlight, Item, Judgement, Report, Suggestion, Warnings
+from .models import (
+    Badge,
+    Evidence,
+    Highlight,
+    Item,
+    Judgement,
+    Note,
+    Report,
+    SentenceCheck,
+    Suggestion,
+    Warnings,
+)
 from .pipeline import VERSION, verify
 from .policy import Policy
 from .transcripts import verify_messages
@@ -30,9 +41,11 @@ __all__ = [
     "JudgeError",
     "Judgement",
     "LimitError",
+    "Note",
     "OpenAIJudge",
     "Policy",
     "Report",
+    "SentenceCheck",
     "Suggestion",
     "TranscriptError",
     "VerifierError",
