@@ -56,10 +56,10 @@ def _tables(hay: Haystack) -> tuple[dict[int, list[_Row]], dict[int, tuple[int, 
                 continue
             if not hay.is_string(leaf) or not entry.raw.strip():
                 continue
-            if leaf in hay.leaf_value:  # a number is not a label, but a year is ("2022": a schedule row)
-                if not _YEAR.fullmatch(entry.raw.strip()):
-                    continue
+            if _YEAR.fullmatch(entry.raw.strip()):  # a year labels its row ("2022": a lease schedule)
                 stems = frozenset({entry.raw.strip()})
+            elif leaf in hay.leaf_value:
+                continue  # a number is not a label
             else:
                 stems = frozenset(content_words(entry.raw))
             if stems:
