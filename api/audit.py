@@ -124,6 +124,20 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def check_audit(url: str) -> None:
+    """Raise VerifierError with one clear line unless the audit database at ``url`` can
+    be opened and answers."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise VerifierError(f"audit log: cannot open {engine.url!r}: {reason}") from None
+    finally:
+        engine.dispose()
+
+
 class AuditLog:
     """A batching background writer over one database."""
 

@@ -16,6 +16,8 @@ from fastapi.routing import APIRoute
 
 from verifier.jsonio import loads
 
+from .auth import check_key
+
 
 class BodyTooLarge(Exception):
     """The body is over ``max_body_bytes``."""
@@ -57,6 +59,7 @@ class ExactJSONRoute(APIRoute):
 
         async def exact_handler(request: Request) -> Response:
             exact = ExactJSONRequest(request.scope, request.receive)
+            check_key(exact)  # a missing key is 401 before anything is read
             if request.method in ("POST", "PUT", "PATCH"):
                 # read here, so a malformed or oversized body reaches the app's error
                 # handlers (422 with line and column, 413) instead of FastAPI's bare 400

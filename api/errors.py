@@ -46,12 +46,21 @@ async def _validation(_: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", message, first["field"], errors)
 
 
+#: The request field each limit is about (LimitError names the quantity in words).
+_LIMIT_FIELDS = (("answer length", "answer"), ("leaves", "tool_results"), ("batch", "requests"),
+                 ("nested", "tool_results"))
+
+
 async def _verifier_error(_: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, LimitError):
-        return error_response(413, "too_large", str(exc), exc.what)
-    if isinstance(exc, InputError):
-        return error_response(422, "invalid_input", str(exc), exc.where)
-    return error_response(422, "invalid_input", str(exc))
+        prefix = exc.what.split(": ", 1)[0] + "." if exc.what.startswith("requests[") else ""
+        field = next((f for words, f in _LIMIT_FIELDS if words in exc.what), "body")
+        return error_response(413, "too_large", str(exc), prefix + field,
+                              [{"field": prefix + field, "message": str(exc), "type": "limit"}])
+    where = exc.where if isinstance(exc, InputError) else None
+    message = str(exc).removeprefix(f"{where}: ") if where else str(exc)
+    return error_response(422, "invalid_input", str(exc), where,
+                          [{"field": where or "body", "message": message, "type": "invalid_input"}])
 
 
 async def _too_large(_: Request, exc: Exception) -> JSONResponse:

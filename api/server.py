@@ -7,6 +7,7 @@ import uvicorn
 from verifier import VerifierError
 
 from .app import create_app
+from .audit import check_audit
 from .settings import get_settings
 
 
@@ -15,7 +16,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) -> None:
     try:
         settings = get_settings()
     except ValueError as exc:  # a malformed VERIFIER_* variable
-        raise VerifierError(f"settings: {exc}") from None
+        raise VerifierError(f"settings: {exc} (list settings take JSON, e.g. "
+                            "VERIFIER_CORS_ORIGINS='[\"https://app.example\"]')") from None
+    if settings.audit_url:  # fail here with one line, not inside uvicorn's startup
+        check_audit(settings.audit_url)
     if workers > 1:  # uvicorn needs an import string to start worker processes
         uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
                     log_level="warning")

@@ -120,7 +120,7 @@ class VerifyService:
             "max_leaves": min(policy.max_leaves, self.settings.max_leaves),
         })
 
-    def _run_one(self, request: VerifyRequest) -> Report:
+    def _run_one(self, request: VerifyRequest, abandoned: threading.Event | None = None) -> Report:
         started = time.perf_counter()
         policy = self._policy(request)
         case = _case_of(request)
@@ -129,7 +129,8 @@ class VerifyService:
         hay = self.cache.get(case.tool_results, request.locale, policy.max_leaves)
         report = verify(case.answer, question=case.question, locale=request.locale,
                         policy=policy, haystack=hay, history=case.history)
-        self._record(request, case, report, (time.perf_counter() - started) * 1000)
+        if abandoned is None or not abandoned.is_set():  # a 503 went out: the caller never saw it
+            self._record(request, case, report, (time.perf_counter() - started) * 1000)
         return report
 
     def _record(self, request: VerifyRequest, case: Case, report: Report, latency_ms: float) -> None:
@@ -141,10 +142,14 @@ class VerifyService:
                 self.settings.audit_redact))
 
     async def _budgeted(self, fn: Any, *args: Any) -> Any:
-        future = asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        """``fn(*args, abandoned)`` on the pool, within the time budget; past it, 503 and
+        ``abandoned`` is set, so the late result is not counted or recorded."""
+        abandoned = threading.Event()
+        future = asyncio.get_running_loop().run_in_executor(self.pool, fn, *args, abandoned)
         try:
             return await asyncio.wait_for(future, self.settings.time_budget_ms / 1000)
         except TimeoutError:
+            abandoned.set()
             raise OverBudget(self.settings.time_budget_ms) from None
 
     async def verify(self, request: VerifyRequest) -> Report:
@@ -156,11 +161,11 @@ class VerifyService:
         if len(requests) > self.settings.max_batch:
             raise LimitError("number of requests in the batch", len(requests), self.settings.max_batch)
 
-        def run_all() -> list[Report]:
+        def run_all(abandoned: threading.Event) -> list[Report]:
             reports = []
             for n, request in enumerate(requests):
                 try:
-                    reports.append(self._run_one(request))
+                    reports.append(self._run_one(request, abandoned))
                 except InputError as exc:
                     message = str(exc).removeprefix(f"{exc.where}: ") if exc.where else str(exc)
                     raise InputError(message, f"requests[{n}].{exc.where or 'body'}") from None

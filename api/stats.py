@@ -38,10 +38,10 @@ class GroupStats(BaseModel):
     key: str | None = Field(description="The group's value (a model, prompt version, tool or day); null: not given.")
     verifications: int
     flagged_verifications: int = Field(description="Verifications with at least one flagged item.")
-    flag_rate: float = Field(description="flagged_verifications / verifications.")
+    flag_rate: float = Field(description="flagged_verifications / verifications (0 when there are none).")
     flagged_items: int
     confidence: dict[str, int] = Field(description="Verifications per confidence (high, medium, low).")
-    mean_score: float
+    mean_score: float | None = Field(description="Mean supported share; null when there are no verifications.")
     top_flagged: list[KindCount] = Field(description="Most frequent flagged kinds and statuses.")
     top_suggestions: list[SuggestionCount] = Field(description="Most frequent missing derived fields.")
 
@@ -79,7 +79,7 @@ def group_stats(key: str | None, rows: list[dict[str, Any]], top: int = 10) -> G
         flag_rate=round(flagged / n, 4) if n else 0.0,
         flagged_items=sum(r["flagged"] for r in rows),
         confidence={c: confidence[c] for c in ("high", "medium", "low")},
-        mean_score=round(sum(r["score"] for r in rows) / n, 4) if n else 0.0,
+        mean_score=round(sum(r["score"] for r in rows) / n, 4) if n else None,
         top_flagged=[KindCount(kind=k, status=s, count=c) for (k, s), c in kinds.most_common(top)],
         top_suggestions=[SuggestionCount(text=t, count=c) for t, c in suggestions.most_common(top)],
     )

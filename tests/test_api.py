@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -347,3 +348,42 @@ def test_audit_logs_opened_together_on_one_file_all_start(sqlite_url):
     for log in logs:
         log.close()
     assert audit_rows(sqlite_url) == []
+
+
+# -- found by a fresh-eyes run of the README -------------------------------------------
+
+def test_with_an_api_key_a_malformed_body_without_the_key_is_401_not_422(sqlite_url):
+    with running(Settings(audit_url=sqlite_url, api_key="s3cret")) as base:
+        assert post_raw(base, '{"answer": ').status_code == 401
+
+
+def test_a_413_names_the_request_field(sqlite_url):
+    with running(Settings(audit_url=sqlite_url, max_answer_chars=10, max_leaves=5, max_batch=1)) as base:
+        r = httpx.post(f"{base}/v1/verify", json=body())
+        assert r.status_code == 413 and r.json()["field"] == "answer" and r.json()["errors"]
+        r = httpx.post(f"{base}/v1/verify", json=body("NVDA", tools=[{"name": "t", "output": list(range(9))}]))
+        assert r.status_code == 413 and r.json()["field"] == "tool_results"
+        r = httpx.post(f"{base}/v1/verify/batch", json={"requests": [body("NVDA")] * 2})
+        assert r.status_code == 413 and r.json()["field"] == "requests"
+
+
+def test_every_422_lists_its_errors(base):
+    r = httpx.post(f"{base}/v1/verify", json={"answer": " ", "tool_results": []})
+    assert r.status_code == 422 and r.json()["errors"] == [
+        {"field": "answer", "message": "is empty: there is nothing to verify", "type": "invalid_input"}]
+
+
+def test_a_request_answered_503_is_not_recorded(sqlite_url):
+    big = [{"name": "t", "output": {"rows": [{"id": i, "v": i * 1.5, "w": f"{i} units"} for i in range(20_000)]}}]
+    with running(Settings(audit_url=sqlite_url, time_budget_ms=1)) as base:
+        assert httpx.post(f"{base}/v1/verify", json=body("The total is 123,456.", big), timeout=30).status_code == 503
+        time.sleep(3)  # let the abandoned verification finish in its thread
+        metrics = httpx.get(f"{base}/metrics").text
+    assert audit_rows(sqlite_url) == [] and "verifier_verifications_total{" not in metrics
+
+
+def test_stats_refuses_a_window_that_ends_before_it_starts_and_an_empty_window_has_no_mean(base):
+    r = httpx.get(f"{base}/v1/stats", params={"since": "2026-02-01T00:00:00Z", "until": "2026-01-01T00:00:00Z"})
+    assert r.status_code == 422 and r.json()["field"] == "query.since"
+    empty = httpx.get(f"{base}/v1/stats", params={"since": "2999-01-01T00:00:00Z"}).json()
+    assert empty["total"]["mean_score"] is None

@@ -145,3 +145,33 @@ def _write(tmp_path, tools):
     path = tmp_path / "tools.json"
     path.write_text(json.dumps(tools))
     return path
+
+
+def test_check_jsonl_lines_feed_suggest(files, tmp_path):
+    tools, good, _ = files
+    lines = [run("check", "--tools", str(tools), "--answer", str(good), "--format", "jsonl").stdout
+             for _ in range(2)]
+    assert all(line.count("\n") == 1 for line in lines)
+    reports = tmp_path / "reports.jsonl"
+    reports.write_text("".join(lines))
+    res = run("suggest", str(reports))
+    assert res.returncode == 0, res.stderr
+
+
+def test_check_reads_a_transcript(tmp_path):
+    from tests.conftest import FIXTURES
+
+    fixture = json.loads((FIXTURES / "transcripts" / "anthropic_multi_turn.json").read_text())
+    path = tmp_path / "messages.json"
+    path.write_text(json.dumps(fixture["messages"]))
+    report = json.loads(run("check", "--messages", str(path), "--format", "jsonl").stdout)
+    assert "stale" in {i["status"] for i in report["items"]}
+    res = run("check", "--messages", str(path), "--question", "x")
+    assert res.returncode == 2 and "not both" in res.stderr
+
+
+def test_a_judge_url_needs_a_model(files, monkeypatch):
+    tools, good, _ = files
+    monkeypatch.delenv("VERIFIER_JUDGE_MODEL", raising=False)
+    res = run("check", "--tools", str(tools), "--answer", str(good), "--judge-url", "http://127.0.0.1:9/v1")
+    assert res.returncode == 2 and "--judge-model" in res.stderr

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._errors import InputError, JSONInputError, LimitError, TranscriptError, VerifierError
 from .haystack import Haystack
-from .judge import Judge, JudgeError, OpenAIJudge
+from .judge import Judge, JudgeError, JudgeReply, OpenAIJudge
 from .models import (
     Badge,
     Evidence,
@@ -39,6 +39,7 @@ __all__ = [
     "JSONInputError",
     "Judge",
     "JudgeError",
+    "JudgeReply",
     "Judgement",
     "LimitError",
     "Note",

@@ -31,6 +31,7 @@ from .models import Report
 from .pipeline import verify
 from .policy import Policy
 from .suggest import aggregate
+from .transcripts import read_transcript
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Check an assistant's answer against the tool results it consulted.")
@@ -52,19 +53,27 @@ def check(
     answer: Annotated[str | None, typer.Option(help="Text file with the answer ('-' for stdin). Default: the bundled example answer.")] = None,
     question: Annotated[str | None, typer.Option(help="The user's question, if known.")] = None,
     locale: Annotated[str, typer.Option(help="Locale the answer is written in (en_US, de_DE, fr_FR, ...).")] = "en_US",
-    format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    format: Annotated[str, typer.Option("--format", help="text, json (indented) or jsonl (one line: append to a file for 'verifier suggest').")] = "text",
     fail_on: Annotated[str | None, typer.Option(help="Exit 1 when confidence is this or worse: medium or low.")] = None,
     stopwords: Annotated[Path | None, typer.Option(help="A file of extra words that are never tickers (one a line).")] = None,
     judge_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL of a model judge for high-stakes sentences (default: VERIFIER_JUDGE_URL; none: off).")] = None,
     judge_model: Annotated[str | None, typer.Option(help="The judge's model name (default: VERIFIER_JUDGE_MODEL).")] = None,
+    messages: Annotated[Path | None, typer.Option(help="A transcript instead of --tools/--answer/--question: a JSON list of OpenAI, Anthropic or LangChain messages.")] = None,
 ) -> None:
     """Verify one answer and print the report."""
-    if format not in ("text", "json"):
-        _fail(f"--format must be text or json, not {format!r}")
+    if format not in ("text", "json", "jsonl"):
+        _fail(f"--format must be text, json or jsonl, not {format!r}")
     if fail_on not in (None, "medium", "low"):
         _fail(f"--fail-on must be medium or low, not {fail_on!r}")
+    history = None
     try:
-        if tools is None and answer is None:
+        if messages is not None:
+            if tools is not None or answer is not None or question is not None:
+                _fail("give --messages or --tools/--answer/--question, not both: the transcript holds them")
+            transcript = read_transcript(load_path(messages))
+            tool_results, text = transcript.tool_results, transcript.answer
+            question, history = transcript.question, transcript.history or None
+        elif tools is None and answer is None:
             tool_results = loads(_example("screen_tools.json"), "bundled example")
             text = _example("screen_answer.txt")
         elif tools is None or answer is None:
@@ -80,12 +89,14 @@ def check(
                 _fail(f"{stopwords}: cannot read file ({exc.strerror})")
         judge = _judge(judge_url, judge_model)
         report = verify(text.rstrip("\n"), tool_results, question=question, locale=locale, policy=policy,
-                        judge=judge if judge is not None else False)
+                        history=history, judge=judge if judge is not None else False)
     except (VerifierError, OSError) as exc:
         _fail(str(exc))
     except ValueError as exc:  # pydantic validation of options, stop-list files
         _fail(str(exc))
-    if format == "json":
+    if format == "jsonl":
+        print(report.model_dump_json())
+    elif format == "json":
         out.print_json(report.model_dump_json())
     else:
         _print_report(text.rstrip("\n"), report)
@@ -190,6 +201,9 @@ def _judge(url: str | None, model: str | None) -> Judge | None:
     if not url:
         return judge_from_env()
     model = model or os.environ.get("VERIFIER_JUDGE_MODEL", "")
+    if not model:
+        raise InputError("needs a model name too: add --judge-model NAME (or set VERIFIER_JUDGE_MODEL)",
+                         "--judge-url")
     try:
         return OpenAIJudge(url, model, api_key=os.environ.get("VERIFIER_JUDGE_API_KEY") or None)
     except ValueError as exc:

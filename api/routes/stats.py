@@ -34,6 +34,9 @@ async def get_stats(
     if audit is None:
         return error_response(409, "audit_off", "the audit log is off: set VERIFIER_AUDIT_URL")
     since, until = _utc(since), _utc(until)
+    if since is not None and until is not None and since >= until:
+        return error_response(422, "invalid_request", f"since ({since:%Y-%m-%dT%H:%M:%S}) must be before "
+                              f"until ({until:%Y-%m-%dT%H:%M:%S})", "query.since")
 
     def read() -> Stats:
         audit.flush()  # include what was verified a moment ago
