@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -486,3 +487,11 @@ def test_cli_judge_eval(server: ScriptedJudge, tmp_path: Any) -> None:
     assert json.loads(out.read_text())["model"] == "env-model"
     res = _cli("judge-eval", str(FIXTURES / "judge" / "eval.jsonl"))
     assert res.returncode == 2 and "no judge configured" in res.stderr
+
+
+def test_judge_eval_fails_when_the_judge_answered_nothing() -> None:
+    # nothing listens on port 9: every sentence is not judged, so no figure means anything
+    dataset = str(Path(__file__).resolve().parent.parent / "fixtures" / "judge" / "eval.jsonl")
+    res = _cli("judge-eval", dataset, "--judge-url", "http://127.0.0.1:9/v1",
+               "--judge-model", "m", "--no-progress")
+    assert res.returncode == 1 and "answered none" in res.stderr

@@ -194,6 +194,10 @@ def judge_eval(
             out.print(Text(f"{title}: ", style="bold") + Text(", ".join(ids)))
     if json_out:
         json_out.write_text(result.model_dump_json(indent=2), encoding="utf-8")
+    if result.judged == 0:  # every call failed: the figures above measure nothing
+        print(f"error: the judge answered none of the {result.cases} sentences (see 'not judged')",
+              file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def _judge(url: str | None, model: str | None) -> Judge | None:
