@@ -462,3 +462,10 @@ def test_text_that_is_not_a_table_stays_a_string():
 def test_short_markdown_rows_are_padded_and_long_ones_cut_to_the_header():
     text = "| a | b | c |\n|---|---|---|\n| 1 | 2 |\n| 4 | 5 | 6 | 7 |"
     assert markdown_tables(text) == {"columns": ["a", "b", "c"], "rows": [["1", "2", ""], ["4", "5", "6"]]}
+
+
+def test_a_wrong_explicit_format_says_what_the_messages_look_like():
+    fixture = json.loads((FIXTURES / "transcripts" / "openai_chat_multi_turn.json").read_text())
+    with pytest.raises(TranscriptError) as raised:
+        verify_messages(fixture["messages"], format="anthropic")
+    assert "look like 'openai'" in str(raised.value) and raised.value.index is not None

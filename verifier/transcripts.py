@@ -139,8 +139,22 @@ def read_transcript(messages: Any, *, format: str = "auto") -> Transcript:
     dicts = [_as_dict(message, i) for i, message in enumerate(messages)]
     fmt = detect_format(dicts) if format == "auto" else format
     read = _READERS[fmt]
-    events = [event for i, message in enumerate(dicts) for event in read(i, message)]
-    return _assemble(events, len(dicts), fmt)
+    try:
+        events = [event for i, message in enumerate(dicts) for event in read(i, message)]
+        return _assemble(events, len(dicts), fmt)
+    except TranscriptError as exc:
+        if format == "auto":
+            raise
+        try:
+            looks = detect_format(dicts)
+        except TranscriptError:
+            raise exc from None
+        if looks == fmt:
+            raise
+        # a wrong explicit format fails on some field; say what the messages look like
+        message = str(exc).removeprefix(f"{exc.where}: ")
+        raise TranscriptError(f"{message} (read as {fmt!r}, but the messages look like {looks!r}: "
+                              "try format='auto')", exc.index) from None
 
 
 def detect_format(messages: list[dict[str, Any]]) -> str:
