@@ -13,6 +13,7 @@ entities, citations and the question come with the rest of the attribution work.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from normalizers import tickers
@@ -21,6 +22,7 @@ from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack
 from .match import candidate_leaves, misattributed_item
 from .models import SUPPORTED_STATUSES, Item
+from .names import name_mentions
 
 _ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "St", "Mr", "Ms", "Dr")
 #: Sentence ends: ., ! or ? followed by space, not after a common abbreviation ("Inc.").
@@ -33,10 +35,18 @@ _SENTENCE_END = re.compile(
 
 #: Clause breaks inside a sentence, after which a value is no longer tied to the ticker
 #: named before them ("ASML is 3.41% and Novo Nordisk is 2.26%": the 2.26 is not ASML's).
-CLAUSE_BREAK = re.compile(r";|,?\s+(?:and|while|whereas|whilst|but|versus|vs\.?|compared with)\s+")
+#: Breaking more often only unties values (fewer flags, never a wrong one), so the list
+#: is generous and has the German, French and Spanish conjunctions too.
+CLAUSE_BREAK = re.compile(
+    r";|,?\s+(?:and|while|whereas|whilst|but|versus|vs\.?|compared with|ahead of|behind|"
+    r"against|während|und|aber|sowie|tandis que|alors que|et|mais|mientras|pero)\s+")
 
 
-_FOR = re.compile(r"\s+(?:for|of)\s+")
+_FOR = re.compile(r"\s+for\s+")
+_RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
+#: Words by which a clause moves off one period: it compares or spans periods.
+RELATIVE_PERIOD = re.compile(r"(?i)\b(?:from|since|earlier|prior|previous|preceding|ago|before|"
+                             r"year-over-year|year over year|yoy|last)\b")
 
 
 def sentence_starts(text: str) -> list[int]:
@@ -73,13 +83,28 @@ def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -
         if (mention.kind == "ticker" and item.status in SUPPORTED_STATUSES and item.value
                 and before.kind in NUMERIC_KINDS and _FOR.fullmatch(answer, before.end, mention.start)):
             named_after[i - 1] = item.value
+    # "Microsoft slipped 0.4%": a company's name in words switches the entity too
+    by_name = name_mentions(hay, answer)
+    # "SMCI and DELL rose by 5.61% and 4.05% respectively": values pair with names in an
+    # order this pass does not read, so they are left untied
+    sentence_bounds = sentence_starts(answer)
+    respective = {sentence_bounds[bisect.bisect_right(sentence_bounds, m.start()) - 1]
+                  for m in _RESPECTIVELY.finditer(answer)}
     items = []
     current: str | None = None
     scope = 0
+    next_name = 0
     for i, (mention, item) in enumerate(matched):
         while scope + 1 < len(starts) and mention.start >= starts[scope + 1]:
             scope += 1
             current = None  # a new sentence or clause names its own entity
+        while next_name < len(by_name) and by_name[next_name][0] < mention.start:
+            if by_name[next_name][0] >= starts[scope]:
+                current = by_name[next_name][1]
+            next_name += 1
+        if sentence_bounds[bisect.bisect_right(sentence_bounds, mention.start) - 1] in respective:
+            items.append(item)
+            continue
         if item.kind == "ticker":  # an unknown ticker is an unknown entity: nothing to tie
             current = item.value if item.status in SUPPORTED_STATUSES else None
         elif item.kind == "code":  # "Novo Nordisk (DK0062498333) is 2.26%"
@@ -98,16 +123,20 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
     sentence or clause names ("revenue was $120M in 2025" where $120M is the 2026
     record's) marked ``misattributed``."""
     starts = scope_starts(answer)
+    # a clause that moves between periods ("to $391bn in 2024 from $383bn", "since 2023",
+    # "down from") is not about one period
+    moving = {s for s, e in zip(starts, [*starts[1:], len(answer)], strict=True)
+              if RELATIVE_PERIOD.search(answer, s, e)}
     named: dict[int, set[tuple[int, int | None]]] = {}  # scope start -> periods it names
     for mention, item in matched:
         period = named_period(mention)
         if period is not None:
-            scope = max(s for s in starts if s <= mention.start)
+            scope = starts[bisect.bisect_right(starts, mention.start) - 1]
             named.setdefault(scope, set()).add(period)
     items = []
     for mention, item in matched:
-        scope = max(s for s in starts if s <= mention.start)
-        periods = named.get(scope)
+        scope = starts[bisect.bisect_right(starts, mention.start) - 1]
+        periods = None if scope in moving else named.get(scope)
         # exact values only: a rounded one ("about $2.5bn") may round from several periods
         if (periods and len(periods) == 1 and mention.kind in NUMERIC_KINDS
                 and item.status in ("exact", "normalized")):

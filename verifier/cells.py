@@ -109,10 +109,11 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
         period_of = dict(zip(values, periods, strict=True))
     else:
         period_of = {}
+    answer_words = frozenset(content_words(answer))
     out = []
     for i, (mention, item) in enumerate(matched):
         if mention.kind in NUMERIC_KINDS and item.status in ("exact", "normalized"):
-            item = _check_value(mention, item, hay, asked_words, period_of.get(i), computes)
+            item = _check_value(mention, item, hay, asked_words, period_of.get(i), computes, answer_words)
         out.append((mention, item))
     return out
 
@@ -122,12 +123,13 @@ _RESPECTIVE = re.compile(r"(?i)\brespective(?:ly)?\b")
 
 
 #: Words by which an answer moves off the question's period.
-_RELATIVE = re.compile(r"(?i)\b(?:earlier|prior|previous|preceding|last|ago|before|year-over-year|"
+_RELATIVE = re.compile(r"(?i)\b(?:from|since|earlier|prior|previous|preceding|last|ago|before|year-over-year|"
                        r"year over year|yoy|versus|vs\.?|compared|against)\b")
 
 
 def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: frozenset[str],
-                 asked_period: tuple[int, int | None] | None, computes: bool) -> Item:
+                 asked_period: tuple[int, int | None] | None, computes: bool,
+                 answer_words: frozenset[str]) -> Item:
     leaves = candidate_leaves(mention, hay)
     rows = [_row_of(hay, leaf) for leaf in leaves]
     if not leaves or any(r is None for r in rows):
@@ -145,8 +147,8 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: froze
         return item  # "the sum of A and B", "the change in A": the answer need not be a cell of A
     for leaf, (table, row) in cells:
         asked = _asked_row(hay, table, asked_words)
-        if asked is None or asked.node == row.node or row.stems & asked_words:
-            return item  # no row named without doubt, or the question's words touch this row too
+        if asked is None or asked.node == row.node or row.stems & asked_words or row.stems <= answer_words:
+            return item  # no row named without doubt, the question touches this row, or the answer names it
     table, row = cells[0][1]
     asked = _asked_row(hay, table, asked_words)
     assert asked is not None

@@ -66,9 +66,24 @@ def _rival(hay: Haystack, leaf: LeafId) -> tuple[str, LeafId] | None:
     for tool, values in by_tool.items():
         if tool != entry.tool:
             for other, value in values:
-                if value != mine:
+                if value != mine and _comparable(hay, leaf, other):
                     return entry.key, other
     return None
+
+
+def _comparable(hay: Haystack, a: LeafId, b: LeafId) -> bool:
+    """Whether two leaves state the same quantity: the same scale (3.01e12 and 3010 "in
+    billions" agree), currency and period (a daily bar's close is not today's quote)."""
+    scale_a, scale_b = hay.leaf_scale(a), hay.leaf_scale(b)
+    if scale_a != scale_b:
+        value_a = Decimal(hay.leaves[a].raw) * (scale_a or 1)
+        value_b = Decimal(hay.leaves[b].raw) * (scale_b or 1)
+        return False if value_a == value_b else _same_context(hay, a, b)
+    return _same_context(hay, a, b)
+
+
+def _same_context(hay: Haystack, a: LeafId, b: LeafId) -> bool:
+    return hay.currency_of(a) == hay.currency_of(b) and hay.period_of(a) == hay.period_of(b)
 
 
 def check(sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Note]:

@@ -651,14 +651,16 @@ class Haystack:
         return f"<Haystack {len(self.tools)} tools, {len(self.leaves)} leaves, locale {self.locale}>"
 
 
-_PERIOD_FIELD = regex.compile(r"(?i)^(fiscal_?)?(period|period_?end(ing)?|fiscal_?period|quarter_?end|year_?end|date|as_?of|report_?date)$")
+#: Fields that name the period a record's figures are for. Not snapshot dates (as_of,
+#: date, report_date): a quote or estimate taken on 2025-06-10 is not a 2025 figure.
+_PERIOD_FIELD = regex.compile(r"(?i)^(fiscal_?)?(period|period_?end(ing)?|fiscal_?period|quarter_?end|year_?end)$")
 _YEAR_QUARTER = regex.compile(r"^(?:FY)?(\d{4})(?:-Q([1-4]))?(?:-\d\d(?:-\d\d)?)?$")
 
 
 def _year_quarter(key: str) -> tuple[int, int | None] | None:
     """"2025-Q3" -> (2025, 3); "2025", "FY2025", "2025-03-31" -> (2025, None)."""
     m = _YEAR_QUARTER.match(key)
-    if m is None:
+    if m is None or not 1900 <= int(m.group(1)) <= 2100:  # "1000" shares is not a year
         return None
     return int(m.group(1)), int(m.group(2)) if m.group(2) else None
 

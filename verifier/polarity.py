@@ -18,6 +18,8 @@ amount in a profit/loss contradiction is flagged as well).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 import weakref
 from collections import Counter
@@ -119,9 +121,9 @@ def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, l
                 break
             if not hay.is_string(leaf) or entry.raw.count(" ") < 3:
                 continue
-            starts = sentence_starts(entry.raw)
-            for a, b in zip(starts, [*starts[1:], len(entry.raw)], strict=True):
-                text = entry.raw[a:b].strip()
+            # clause by clause, as the answer is read: "charged $75; partial transfers
+            # are not charged" holds two claims with two polarities
+            for text in _clause_texts(entry.raw):
                 stems = frozenset(content_words(text))
                 if len(stems) >= MIN_SHARED:
                     found.append(_SourceSentence(leaf, text, stems, tuple(scopes(text))))
@@ -132,6 +134,17 @@ def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, l
         cached = found, index
         _SOURCES[hay] = cached
     return cached
+
+
+def _clause_texts(text: str) -> list[str]:
+    """The clauses of every sentence of ``text``."""
+    out: list[str] = []
+    starts = sentence_starts(text)
+    for a, b in zip(starts, [*starts[1:], len(text)], strict=True):
+        sentence = text[a:b]
+        cuts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(sentence)]
+        out.extend(sentence[x:y].strip() for x, y in zip(cuts, [*cuts[1:], len(sentence)], strict=True))
+    return [c for c in out if c]
 
 
 def _clauses(sentence: Sentence) -> list[tuple[int, str]]:
@@ -146,8 +159,13 @@ def check(answer: str, sentences: list[Sentence], matched: list[tuple[Mention, I
           ) -> tuple[list[tuple[Mention, Item]], list[Note]]:
     """(pairs with profit/loss contradictions flagged, notes)."""
     notes: list[Note] = []
+    tickers = sorted((m.start, item.value) for m, item in matched if m.kind == "ticker" and item.value
+                     and item.status in SUPPORTED_STATUSES)
+    positions = [at for at, _ in tickers]
     for sentence in sentences:
-        note = _text_negation(sentence, hay) or _flag_negation(sentence, hay)
+        lo, hi = bisect.bisect_left(positions, sentence.start), bisect.bisect_left(positions, sentence.end)
+        named = {t for _, t in tickers[lo:hi]}
+        note = _text_negation(sentence, hay) or _flag_negation(sentence, hay, named)
         if note is not None:
             notes.append(note)
         note = _beat_miss(sentence, matched, hay)
@@ -207,8 +225,9 @@ def _flags(hay: Haystack) -> list[tuple[LeafId, frozenset[str]]]:
     return found
 
 
-def _flag_negation(sentence: Sentence, hay: Haystack) -> Note | None:
-    """A clause naming a boolean field ("pays a dividend") that says the opposite of it."""
+def _flag_negation(sentence: Sentence, hay: Haystack, named: set[str]) -> Note | None:
+    """A clause naming a boolean field ("pays a dividend") that says the opposite of it;
+    when the sentence names tickers, only their records' fields count."""
     flags = _flags(hay)
     if not flags:
         return None
@@ -218,6 +237,9 @@ def _flag_negation(sentence: Sentence, hay: Haystack) -> Note | None:
         for leaf, key_words in flags:
             if not key_words <= stems:
                 continue
+            owner = hay.entity_of(leaf)
+            if named and owner is not None and owner not in named:
+                continue  # TSLA's pays_dividend says nothing about AAPL
             says_yes = not any(scope & key_words for scope in own)
             entry = hay.leaves[leaf]
             if says_yes != (entry.raw == "true"):
@@ -229,6 +251,8 @@ def _flag_negation(sentence: Sentence, hay: Haystack) -> Note | None:
     return None
 
 
+#: Keys of profit-and-loss fields: only their sign says profit or loss.
+_PNL_KEY = re.compile(r"income|profit|loss|earning|pnl|p&l|gain|deficit|ebit|net")
 _FELL_SHORT = regex.compile(r"\b(?:fell|falls|fall|falling|came|comes|coming)\s+(?:in\s+)?short\b", regex.I)
 
 
@@ -238,17 +262,31 @@ def _outcome_words() -> re.Pattern[str]:
     return re.compile(r"(?i)\b(?:" + "|".join(re.escape(w) for w in words) + r"|short)\b")
 
 
+#: Stems that make an outcome word about results against estimates: the estimate itself,
+#: or the metric ("missed on EPS", "revenue missed").
+_ESTIMATE_STEMS = frozenset({"estimat", "expect", "expectation", "consensu", "forecast", "guidanc",
+                             "street", "analyst", "whisper", "projection", "view"})
+METRIC_STEMS = frozenset({"ep", "eps", "earning", "revenu", "sal", "margin", "gross", "incom", "profit",
+                          "ebitda", "booking", "result", "quarter", "subscriber", "deliveri", "cash", "flow"})
+_TICKERISH = re.compile(r"^[A-Z]{1,5}(?:\.[A-Z]{1,2})?$")
+
+
 def _outcome_said(clause: str) -> str | None:
-    """"beat" or "miss" as the clause says it (None: neither, or both); a negation among
-    the three words before the outcome word flips it ("did not beat")."""
+    """"beat" or "miss" as the clause says it (None: neither, or both). An outcome word
+    counts only near (three words either side) a ticker, an estimate word or a metric:
+    "ORCL missed on EPS", "topped forecasts", not "investors who missed the rally". A
+    negation among the three words before it flips it ("did not beat")."""
     if _outcome_words().search(clause) is None:
         return None  # most clauses: no outcome word at all
     roles = _roles()
-    words = _words(clause)
+    raw = _WORD.findall(clause)
+    words = [w.lower().replace("’", "'") for w in raw]
+    anchors = [bool(_TICKERISH.match(r)) or stem(w) in _ESTIMATE_STEMS or stem(w) in METRIC_STEMS
+               for r, w in zip(raw, words, strict=True)]
     said = set()
     for i, word in enumerate(words):
         role = roles.get(word)
-        if role in ("beat", "miss"):
+        if role in ("beat", "miss") and any(anchors[max(0, i - 3):i] + anchors[i + 1:i + 4]):
             if any(_is_cue(w, roles) for w in words[max(0, i - 3):i]):
                 role = "miss" if role == "beat" else "beat"
             said.add(role)
@@ -281,11 +319,15 @@ def _beat_miss(sentence: Sentence, matched: list[tuple[Mention, Item]], hay: Hay
             facts.append((leaf, fact))
         if not facts:
             continue
-        # with mixed outcomes, keep those whose field the clause names ("EPS", "revenue")
+        # a clause that names a metric ("missed on gross margin") is about that metric's
+        # field only; with mixed outcomes, keep those whose field the clause names
+        metrics = stems & METRIC_STEMS
+        if metrics:
+            facts = [(leaf, f) for leaf, f in facts if _key_stems(hay, leaf) & metrics]
         if len({f for _, f in facts}) > 1:
             facts = [(leaf, f) for leaf, f in facts if _key_stems(hay, leaf) & stems]
-            if len({f for _, f in facts}) != 1:
-                continue
+        if len({f for _, f in facts}) != 1:
+            continue
         leaf, fact = facts[0]
         if fact == role:
             continue
@@ -335,6 +377,8 @@ def _outcome(hay: Haystack, leaf: LeafId) -> str | None:
             value = Decimal(entry.raw)
         except InvalidOperation:
             return None
+        if not value.is_finite():  # NaN, Infinity: no outcome
+            return None
         return "beat" if value > 0 else "miss" if value < 0 else None
     return None
 
@@ -344,6 +388,8 @@ def _profit_loss(before_text: str, mention: Mention, item: Item, hay: Haystack) 
     "profit of" a negative one) is flagged: the sign is wrong."""
     roles = _roles()
     before = _words(_CLAUSE.split(before_text)[-1])[-3:]
+    if any(a == "stop" and b in ("loss", "losses") for a, b in itertools.pairwise(before)):
+        return item  # a stop loss is an order level, not a loss
     said = next((roles[w] for w in reversed(before) if roles.get(w) in ("profit", "loss")), None)
     if said is None:
         return item
@@ -357,6 +403,8 @@ def _profit_loss(before_text: str, mention: Mention, item: Item, hay: Haystack) 
         except InvalidOperation:
             return item  # a figure in text: no sign to compare
         key = (entry.key or "").lower()
+        if not _PNL_KEY.search(key):
+            return item  # only a profit-and-loss field has a sign that says profit or loss
         is_loss = (value > 0) == ("loss" in key or "deficit" in key)
         if is_loss == (said == "loss"):
             return item

@@ -24,16 +24,13 @@ from .attribute import same_entity, scope_starts
 from .extract import NUMERIC_KINDS, Extractor, Mention
 from .haystack import Haystack
 from .models import SUPPORTED_STATUSES, Item, Note
+from .names import names as name_map
 
 #: A capitalised name, inner capitals allowed (AstraZeneca, McDonald's); a possessive
 #: ending is dropped where it is read.
 _NAME = regex.compile(r"\b\p{Lu}[\p{L}&'’.-]*\p{Ll}(?:['’]s)?\b")
-_NAME_KEYS = frozenset({"name", "company", "company_name", "companyname", "longname", "shortname",
-                        "issuer", "security_name", "display_name"})
 _MONTHS = frozenset({"January", "February", "March", "April", "May", "June", "July", "August",
                      "September", "October", "November", "December"})
-_SUFFIXES = frozenset({"inc", "corp", "corporation", "co", "ltd", "plc", "group", "holdings", "company",
-                       "the", "sa", "ag", "nv", "se", "limited", "class"})
 
 
 @dataclass
@@ -44,6 +41,7 @@ class Asked:
     ticker: str | None  # the ticker it stands for, when the data knows it
     names: set[str] = field(default_factory=set)  # name words that stand for it in text
     in_data: bool = False
+    by_name: bool = False  # a company name found nowhere in the data (not a ticker)
 
 
 def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, ex: Extractor
@@ -61,7 +59,10 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
         if mention.kind == "ticker" and entity is not None and not entity.in_data and _says_missing(
                 answer, mention.start, starts):
             continue  # "PEP was not in the data": the answer makes no claim about it
-        if entity is not None and not entity.in_data and (
+        # a value for a company named only in words that the data does hold (exactly) is
+        # more likely the data's figure under another name ("Google" for Alphabet)
+        spared = entity is not None and entity.by_name and item.status in ("exact", "normalized")
+        if entity is not None and not entity.in_data and not spared and (
                 mention.kind in NUMERIC_KINDS or (mention.kind == "ticker" and item.status not in SUPPORTED_STATUSES)):
             item = item.model_copy(update={
                 "status": "gap_fill", "flagged": True, "evidence": [], "evidence_total": 0,
@@ -77,7 +78,7 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
 
 
 def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
-    names = _names(hay)
+    names = name_map(hay)
     out: list[Asked] = []
     seen: set[str] = set()
     for m in _question_tickers(ex, question):
@@ -93,6 +94,9 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
             words = {w for w, t in names.items() if same_entity(t, ticker)} | {m.text.lower()}
             out.append(Asked(m.text, ticker, words, in_data))
     common = stoplists.load("common_words") | stoplists.load("function_words")
+    known_spans = [(m.start, m.end) for m in _question_tickers(ex, question)
+                   if m.value and any(a.in_data and a.ticker == m.value for a in out)]
+    unknown: list[tuple[int, int, str]] = []
     for i, m in enumerate(_NAME.finditer(question)):
         word = regex.sub(r"['’]s$", "", m.group())
         if word in _MONTHS or word.lower() in common or word.upper() in common or (i == 0 and m.start() == 0
@@ -100,6 +104,7 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
             continue
         named = names.get(word.lower())
         if named is not None:
+            known_spans.append((m.start(), m.end()))
             existing = next((a for a in out if a.ticker and same_entity(a.ticker, named)), None)
             if existing is None:
                 out.append(Asked(word, named, {word.lower()}, True))
@@ -107,8 +112,18 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
                 existing.names.add(word.lower())
         elif word.lower() not in seen and word.lower() not in _data_words(hay) and _names_everyone(hay):
             seen.add(word.lower())
-            out.append(Asked(word, None, {word.lower()}, False))
+            unknown.append((m.start(), m.end(), word))
+    # a capitalised word the data lacks is a company only when the question lists it
+    # with companies the data has ("Compare Coca-Cola, PepsiCo and Mondelez"), not the
+    # Fed, Powell or Christmas a question mentions in passing
+    for start, end, word in unknown:
+        if any(_LISTED.fullmatch(question[min(end, e):max(start, s)]) for s, e in known_spans):
+            out.append(Asked(word, None, {word.lower()}, False, by_name=True))
     return out
+
+
+#: What may stand between two companies of a list in a question.
+_LISTED = regex.compile(r"(?:\s*(?:,|;|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bwith\b)\s*)+", regex.I)
 
 
 @lru_cache(maxsize=1024)
@@ -123,24 +138,6 @@ def _is_verb_like(word: str) -> bool:
     return word.lower() in {"compare", "show", "give", "list", "summarise", "summarize", "tell", "explain",
                             "how", "what", "which", "who", "why", "when", "where", "is", "are", "did",
                             "does", "do", "can", "should", "find", "get", "rank", "describe"}
-
-
-_NAMES: weakref.WeakKeyDictionary[Haystack, dict[str, str]] = weakref.WeakKeyDictionary()
-
-
-def _names(hay: Haystack) -> dict[str, str]:
-    """First significant word of each record's name -> its ticker ("microsoft" -> MSFT)."""
-    found = _NAMES.get(hay)
-    if found is None:
-        found = {}
-        for leaf, entry in enumerate(hay.leaves):
-            if entry.key and entry.key.lower() in _NAME_KEYS and hay.is_string(leaf):
-                ticker = hay.entity_of(leaf)
-                words = [w for w in regex.findall(r"[\p{L}&'’-]+", entry.raw) if w.lower() not in _SUFFIXES]
-                if ticker and words:
-                    found.setdefault(words[0].lower(), ticker)
-        _NAMES[hay] = found
-    return found
 
 
 _WORDS: weakref.WeakKeyDictionary[Haystack, frozenset[str]] = weakref.WeakKeyDictionary()
@@ -179,7 +176,7 @@ def _entity_mentions(answer: str, matched: list[tuple[Mention, Item]], asked: li
     return sorted(found, key=lambda pair: pair[0])
 
 
-_MISSING = regex.compile(r"\b(?:not|no|n't|never|without|missing|unavailable|lacks?)\b", regex.I)
+_MISSING = regex.compile(r"\b(?:not|no|never|without|missing|unavailable|lacks?)\b|n['’]t\b", regex.I)
 
 
 def _says_missing(answer: str, position: int, starts: list[int]) -> bool:
@@ -194,7 +191,7 @@ def _names_everyone(hay: Haystack) -> bool:
     a company name missing from it mean the data lacks that company."""
     found = _EVERYONE.get(hay)
     if found is None:
-        names = set(_names(hay).values())
+        names = set(name_map(hay).values())
         # entities with figures in the data (an error record {"symbol": "PEP", "error": ...} has none)
         entities = {hay.entity_of(leaf) for leaf in hay.leaf_value} - {None}
         found = bool(names) and entities <= names

@@ -39,8 +39,11 @@ _WORD = re.compile(r"[^\W\d_][^\W\d_'’]*")
 _CAMEL = regex.compile(r"(?<=[a-z])(?=[A-Z])")
 #: Keys that hold a record's own citation number ({"id": "3"}, {"ref": 3}).
 _REF_KEYS = frozenset({"id", "ref", "citation", "cite", "source_id", "doc_id", "index", "n"})
-#: A source needs at least this many words of prose for a low overlap to mean something.
+#: A source needs a string of at least this many words (prose, not a name or a sector)
+#: for a low overlap to mean something.
 MIN_SOURCE_WORDS = 8
+#: Keys that mark a list's records as documents a citation can point at.
+_DOCUMENT_KEYS = frozenset({"title", "snippet", "url", "link", "text", "content", "summary", "headline", "body"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +66,9 @@ def split(answer: str) -> list[Sentence]:
         while index + 1 < len(bounds) and m.start() >= bounds[index + 1][0]:
             index += 1
         owner = index
-        if index > 0 and not answer[bounds[index][0]:m.start()].strip():
+        before = answer[bounds[index][0]:m.start()]
+        if index > 0 and not before.strip() and "\n" not in before and "\n" not in answer[
+                bounds[index - 1][1] - 1:bounds[index][0]]:
             owner = index - 1  # "... headwind. [1] Next sentence": the marker closes the last one
             bounds[owner] = (bounds[owner][0], m.end())
             bounds[index] = (m.end(), bounds[index][1])
@@ -114,13 +119,14 @@ def sources(hay: Haystack, number: int) -> Source | None:
             return Source(number, tool.index, -1, tool.name)
         return None
     records = _records(hay)
-    for node, ref in records.by_ref.items():
-        if ref == str(number):
+    if records.documents:  # search hits, news, filings: [n] is the n-th of them
+        for node, ref in records.by_ref.items():
+            if ref == str(number):
+                return Source(number, 0, node, f"{hay.tools[0].name} {hay.path_of_node(node)}")
+        if 1 <= number <= len(records.listed):
+            node = records.listed[number - 1]
             return Source(number, 0, node, f"{hay.tools[0].name} {hay.path_of_node(node)}")
-    if 1 <= number <= len(records.listed):
-        node = records.listed[number - 1]
-        return Source(number, 0, node, f"{hay.tools[0].name} {hay.path_of_node(node)}")
-    if number == 1 and hay.tools:
+    if number == 1 and hay.tools:  # structured data (quarters, quotes): [1] is the tool result
         return Source(1, 0, -1, hay.tools[0].name)
     return None
 
@@ -129,6 +135,7 @@ def sources(hay: Haystack, number: int) -> Source | None:
 class _Records:
     listed: list[int]  # the records of the longest list of objects, in order
     by_ref: dict[int, str]  # record node -> its own id field
+    documents: bool = False  # the records are documents (a title, snippet, url or prose)
 
 
 _RECORDS: weakref.WeakKeyDictionary[Haystack, _Records] = weakref.WeakKeyDictionary()
@@ -151,7 +158,10 @@ def _records(hay: Haystack) -> _Records:
             if holder >= 0 and isinstance(hay.segment(record), int):
                 arrays.setdefault(holder, set()).add(record)
         longest = max(arrays.values(), key=len, default=set())
-        found = _Records(sorted(longest, key=lambda n: hay.segment(n) or 0), by_ref)
+        documents = any(
+            (entry.key or "").lower() in _DOCUMENT_KEYS or (hay.is_string(leaf) and entry.raw.count(" ") >= 7)
+            for leaf, entry in enumerate(hay.leaves) if entry.tool == 0 and hay.parent(entry.node) in longest)
+        found = _Records(sorted(longest, key=lambda n: hay.segment(n) or 0), by_ref, documents)
         _RECORDS[hay] = found
     return found
 
@@ -234,7 +244,8 @@ def source_words(hay: Haystack, tool: int, node: int) -> tuple[frozenset[str], i
                 words.update(stem(w) for w in _WORD.findall(_CAMEL.sub(" ", entry.key.replace("_", " "))))
             if hay.is_string(leaf):
                 found = _WORD.findall(entry.raw)
-                prose += len(found)
+                if len(found) >= MIN_SOURCE_WORDS:  # prose; names and sectors are not
+                    prose += len(found)
                 words.update(stem(w) for w in found)
         cache[key] = (frozenset(words), prose)
     return cache[key]
