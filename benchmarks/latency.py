@@ -112,11 +112,21 @@ def run(quick: bool = False) -> dict[str, Any]:
             "naive_cold": partial(baseline.unsupported, answer, big),
         }, 3 if size >= 10_000 else 5, 5 if size >= 10_000 else 20)
         scaling.append({"leaves": len(h), "index_ms": round(index_ms, 2), **{k: round(v, 1) for k, v in timing.items()}})
+    # long answers over the seed data: the cost should grow with the answer, not its square
+    lengths = []
+    for copies in (1, 10, 40, 160):
+        long_answer = "\n".join([answer] * copies)
+        timing = _interleaved({
+            "verify_warm": partial(verify, long_answer, haystack=hay),
+            "naive_warm": partial(baseline.unsupported, long_answer, tools, naive_text),
+        }, 3, 3 if copies >= 40 else 10)
+        lengths.append({"chars": len(long_answer), **{k: round(v, 1) for k, v in timing.items()}})
     return {
         "python": platform.python_version(),
         "seed": {"items": report.checked, "tickers": sum(i.kind == "ticker" for i in report.items),
                  **{k: round(v, 1) for k, v in seed.items()}},
         "scaling": scaling,
+        "answer_length": lengths,
     }
 
 
@@ -141,6 +151,12 @@ def markdown(result: dict[str, Any]) -> str:
     for row in result["scaling"]:
         lines.append(f"| {row['leaves']:,} | {row['index_ms']:.1f} | {row['verify_warm']:.0f} | "
                      f"{row['verify_warm_no_derive']:.0f} | {row['naive_warm']:.0f} | {row['naive_cold']:.0f} |")
+    lines += ["", "Answer length (the seed answer repeated; warm haystack), median:", "",
+              "| answer characters | verify warm ms | naive warm ms | verify µs per character |",
+              "|---:|---:|---:|---:|"]
+    for row in result.get("answer_length", []):
+        lines.append(f"| {row['chars']:,} | {row['verify_warm'] / 1000:.1f} | {row['naive_warm'] / 1000:.2f} | "
+                     f"{row['verify_warm'] / row['chars']:.2f} |")
     return "\n".join(lines)
 
 

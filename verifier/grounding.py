@@ -9,8 +9,7 @@ sources) and a cited sentence below ``Policy.min_overlap`` are flagged notes.
 
 from __future__ import annotations
 
-from normalizers import quotes
-from normalizers._text import fold
+import bisect
 
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack, LeafId
@@ -34,14 +33,16 @@ from .sentences import (
 def ground(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, policy: Policy
            ) -> tuple[list[tuple[Mention, Item]], list[SentenceCheck], list[Note]]:
     """(revised pairs, one check per sentence, notes)."""
-    spans = mention_spans(m for m, _ in matched)
+    spans = sorted(mention_spans(m for m, _ in matched))
+    span_starts = [a for a, _ in spans]
     all_words: frozenset[str] = frozenset().union(*(source_words(hay, t.index, -1)[0] for t in hay.tools))
     checks, notes = [], []
     out = list(matched)
     for sentence in split(answer):
         cited = [src for n in sentence.citations if (src := sources(hay, n)) is not None]
         missing = [n for n in sentence.citations if sources(hay, n) is None]
-        local = [(a - sentence.start, b - sentence.start) for a, b in spans if sentence.start <= a < sentence.end]
+        lo, hi = bisect.bisect_left(span_starts, sentence.start), bisect.bisect_left(span_starts, sentence.end)
+        local = [(a - sentence.start, b - sentence.start) for a, b in spans[lo:hi]]
         words = content_words(sentence.text, local)
         if cited:
             known: frozenset[str] = frozenset().union(*(source_words(hay, s.tool, s.node)[0] for s in cited))
@@ -91,5 +92,4 @@ def _scope(pairs: list[tuple[Mention, Item]], sentence: Sentence, cited: list[So
 
 
 def _quote_leaves(hay: Haystack, phrase: str) -> list[LeafId]:
-    return [leaf for leaf, entry in enumerate(hay.leaves)
-            if hay.is_string(leaf) and phrase in quotes.normalize(fold(entry.raw))]
+    return hay.find_text_all(phrase)

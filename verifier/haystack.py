@@ -434,6 +434,19 @@ class Haystack:
         hi = bisect.bisect_right(keys, value + tolerance)
         return iter(keys[lo:hi])
 
+    def find_text_all(self, phrase: str, limit: int = 1_000) -> list[LeafId]:
+        """Every string leaf whose normalized text contains ``phrase`` (at most ``limit``)."""
+        self.find_text(phrase)  # builds the joined text once
+        assert self._text is not None
+        found: list[LeafId] = []
+        at = self._text.find(phrase)
+        while at >= 0 and len(found) < limit:
+            leaf = self._strings[bisect.bisect_right(self._text_starts, at) - 1]
+            if not found or found[-1] != leaf:
+                found.append(leaf)
+            at = self._text.find(phrase, at + 1)
+        return found
+
     def find_text(self, phrase: str) -> LeafId | None:
         """The first string leaf whose normalized text contains ``phrase``."""
         if self._text is None:

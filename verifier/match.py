@@ -169,7 +169,8 @@ def _match_keyed(mention: Mention, hay: Haystack, policy: Policy, refs: list[Lea
         inner = mention.text[1:-1]
         exact = [r for r in refs if inner in hay.leaves[r].raw]
     found: Status = "exact" if exact else "normalized"
-    best = (exact + [r for r in refs if r not in exact])[: policy.max_evidence]  # as written first
+    exact_set = set(exact)
+    best = (exact + [r for r in refs if r not in exact_set])[: policy.max_evidence]  # as written first
     evidence = [_evidence(hay, r, "as written" if r in exact else "reformatted") for r in best]
     reason = ("found as written" if exact else "matches") + f" {_where(evidence[0])}"
     if mention.invalid:

@@ -159,8 +159,9 @@ def check(answer: str, sentences: list[Sentence], matched: list[tuple[Mention, I
           ) -> tuple[list[tuple[Mention, Item]], list[Note]]:
     """(pairs with profit/loss contradictions flagged, notes)."""
     notes: list[Note] = []
-    tickers = sorted((m.start, item.value) for m, item in matched if m.kind == "ticker" and item.value
-                     and item.status in SUPPORTED_STATUSES)
+    every_ticker = sorted((m.start, item.value) for m, item in matched if m.kind == "ticker" and item.value)
+    supported = {item.value for m, item in matched if m.kind == "ticker" and item.status in SUPPORTED_STATUSES}
+    tickers = [(at, t) for at, t in every_ticker if t in supported]
     positions = [at for at, _ in tickers]
     for sentence in sentences:
         lo, hi = bisect.bisect_left(positions, sentence.start), bisect.bisect_left(positions, sentence.end)
@@ -168,7 +169,7 @@ def check(answer: str, sentences: list[Sentence], matched: list[tuple[Mention, I
         note = _text_negation(sentence, hay) or _flag_negation(sentence, hay, named)
         if note is not None:
             notes.append(note)
-        note = _beat_miss(sentence, matched, hay)
+        note = _beat_miss(sentence, every_ticker, hay)
         if note is not None:
             notes.append(note)
     out = []
@@ -295,11 +296,12 @@ def _outcome_said(clause: str) -> str | None:
     return said.pop() if len(said) == 1 else None
 
 
-def _beat_miss(sentence: Sentence, matched: list[tuple[Mention, Item]], hay: Haystack) -> Note | None:
+def _beat_miss(sentence: Sentence, all_tickers: list[tuple[int, str]], hay: Haystack) -> Note | None:
     """A clause saying beat (or missed) where the entity's outcome field or surprise
     figure says the opposite; each clause is read with the ticker it names."""
-    tickers = [(m.start, item.value) for m, item in matched
-               if m.kind == "ticker" and item.value and sentence.start <= m.start < sentence.end]
+    lo = bisect.bisect_left(all_tickers, sentence.start, key=lambda pair: pair[0])
+    hi = bisect.bisect_left(all_tickers, sentence.end, key=lambda pair: pair[0])
+    tickers = all_tickers[lo:hi]
     for offset, clause in _clauses(sentence):
         role = _outcome_said(clause)
         if role is None:

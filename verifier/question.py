@@ -12,6 +12,7 @@ Corporation" -> MSFT). A name found nowhere in the tool data is an entity the da
 
 from __future__ import annotations
 
+import bisect
 import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -206,12 +207,11 @@ _OTHER = Asked("another entity", None, set(), True)
 
 
 def _entity_at(position: int, mentions: list[tuple[int, Asked]], starts: list[int]) -> Asked | None:
-    """The entity named last before ``position`` in the same sentence or clause."""
-    scope = max((s for s in starts if s <= position), default=0)
-    current = None
-    for at, entity in mentions:
-        if at >= position:
-            break
-        if at >= scope:
-            current = entity
+    """The entity named last before ``position`` in the same sentence or clause
+    (``mentions`` sorted by offset; two bisections, not a scan)."""
+    scope = starts[max(0, bisect.bisect_right(starts, position) - 1)] if starts else 0
+    at = bisect.bisect_left(mentions, position, key=lambda pair: pair[0]) - 1
+    if at < 0 or mentions[at][0] < scope:
+        return None
+    current = mentions[at][1]
     return None if current is _OTHER else current
