@@ -87,3 +87,21 @@ def test_a_citation_to_nothing_is_a_flagged_note():
     (note,) = report.notes
     assert note.kind == "unknown_citation" and note.flagged and "[4]" in note.message
     assert report.confidence == "medium"
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("Made in the U.S. by Apple Inc. at 9 a.m. on Jan. 5, revenue rose.", 1),
+    ("Der Umsatz stieg um 5 Mrd. Euro, z. B. in Asien.", 1),
+    ("One\u2028Two.", 2),
+])
+def test_abbreviations_do_not_end_sentences_and_line_separators_do(text, count):
+    assert len(split(text)) == count
+
+
+def test_a_citation_glued_to_the_full_stop_closes_its_sentence():
+    got = [(s.text, s.citations) for s in split("Nvidia took a charge on exports.[1] AMD said so too.[2]")]
+    assert got == [("Nvidia took a charge on exports.[1]", (1,)), ("AMD said so too.[2]", (2,))]
+
+
+def test_a_very_long_range_is_not_a_citation():
+    assert split("See [1-100] for details.")[0].citations == ()

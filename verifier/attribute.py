@@ -24,12 +24,20 @@ from .match import candidate_leaves, misattributed_item
 from .models import SUPPORTED_STATUSES, Item
 from .names import name_mentions
 
-_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "St", "Mr", "Ms", "Dr")
-#: Sentence ends: ., ! or ? followed by space, not after a common abbreviation ("Inc.").
-#: The look-behinds follow the punctuation so they run only where a sentence may end.
+_ABBREVIATIONS = (
+    "Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "St", "Mr", "Ms", "Dr", "U.S", "U.K",
+    "a.m", "p.m", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
+    "S.A", "N.V", "bn", "mn", "Mrd", "Mio", "z", "z. B", "bzw", "ca", "etc",
+)
+#: Sentence ends: ., ! or ? followed by space, not after a common abbreviation ("Inc.");
+#: a citation glued to the full stop ("exports.[1] AMD ...") ends it after the marker;
+#: a line break or a Unicode line/paragraph separator ends one too. The look-behinds
+#: follow the punctuation so they run only where a sentence may end.
 _SENTENCE_END = re.compile(
     r"[.!?]" + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
-    + r"(?!(?<=\bNo\.)\s+\d)\s+|\n\s*"  # "No. 5" goes on; "No. LULU missed" ends a sentence
+    + r"(?!(?<=\bNo\.)\s+\d)\s+"  # "No. 5" goes on; "No. LULU missed" ends a sentence
+    + r"|(?<=[.!?])(?:\[\^?\d{1,3}(?:\s*[,\u2013-]\s*\^?\d{1,3})*\])+\s+"
+    + r"|[\n\u2028\u2029]\s*"
 )
 
 

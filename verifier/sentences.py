@@ -84,13 +84,15 @@ def split(answer: str) -> list[Sentence]:
 
 
 def _marker_numbers(marker: str) -> list[int]:
-    """[2, 3] -> [2, 3]; [1-3] -> [1, 2, 3] (a range of at most 20)."""
+    """[2, 3] -> [2, 3]; [1-3] -> [1, 2, 3]; a range of more than 20 names nothing."""
     inner = marker.strip("[]").replace("^", "")
     out: list[int] = []
     for part in regex.split(r"\s*,\s*", inner):
         ends = [int(n) for n in _NUMBERS.findall(part)]
-        if len(ends) == 2 and 0 < ends[1] - ends[0] <= 20:
-            out.extend(range(ends[0], ends[1] + 1))
+        if len(ends) == 2 and "-" in part or "–" in part:
+            if 0 < ends[1] - ends[0] <= 20:
+                out.extend(range(ends[0], ends[1] + 1))
+            # a longer range ("[1-100]") is not a citation of a hundred sources: skipped
         else:
             out.extend(ends)
     return out
