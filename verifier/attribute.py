@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from functools import lru_cache
 
 from normalizers import tickers
 
@@ -59,7 +60,13 @@ RELATIVE_PERIOD = re.compile(r"(?i)\b(?:from|since|earlier|prior|previous|preced
 
 def sentence_starts(text: str) -> list[int]:
     """Offsets where sentences begin (0 first)."""
-    return [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+    return list(_sentence_starts(text))
+
+
+@lru_cache(maxsize=256)
+def _sentence_starts(text: str) -> tuple[int, ...]:
+    # cached: every stage splits the same answer (and the data's prose, once per string)
+    return (0, *(m.end() for m in _SENTENCE_END.finditer(text)))
 
 
 def sentence_around(text: str, start: int, end: int) -> str:
@@ -72,7 +79,12 @@ def sentence_around(text: str, start: int, end: int) -> str:
 
 def scope_starts(text: str) -> list[int]:
     """Offsets where sentences or clauses begin, in order."""
-    return sorted(set(sentence_starts(text)) | {m.end() for m in CLAUSE_BREAK.finditer(text)})
+    return list(_scope_starts(text))
+
+
+@lru_cache(maxsize=64)
+def _scope_starts(text: str) -> tuple[int, ...]:
+    return tuple(sorted(set(_sentence_starts(text)) | {m.end() for m in CLAUSE_BREAK.finditer(text)}))
 
 
 def same_entity(named: str, owner: str) -> bool:
