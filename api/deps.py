@@ -10,13 +10,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from .audit import AuditLog
 from .auth import check_key
 from .service import VerifyService
-from .settings import Settings
 
 _bearer = HTTPBearer(auto_error=False, description="The key set in VERIFIER_API_KEY, when one is set.")
-
-
-def get_settings(request: Request) -> Settings:
-    return request.app.state.settings  # type: ignore[no-any-return]
 
 
 def get_service(request: Request) -> VerifyService:
@@ -34,6 +29,5 @@ def require_key(request: Request,
     check_key(request)
 
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
 ServiceDep = Annotated[VerifyService, Depends(get_service)]
 AuditDep = Annotated[AuditLog | None, Depends(get_audit)]

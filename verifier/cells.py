@@ -23,7 +23,7 @@ import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .attribute import named_period
+from .attribute import RELATIVE_PERIOD, named_period
 from .derive import cue_words
 from .extract import NUMERIC_KINDS, Extractor, Mention
 from .haystack import Haystack, LeafId
@@ -98,7 +98,8 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
     asked_words = frozenset(content_words(question))
     computes = bool(cue_words(question))
     periods = _question_periods(ex, question)
-    if _RELATIVE.search(answer) or any(m.kind in ("date", "period") for m, _ in matched):
+    if (RELATIVE_PERIOD.search(answer) or _COMPARISON.search(answer)
+            or any(m.kind in ("date", "period") for m, _ in matched)):
         periods = ()  # the answer says which period it means ("a year earlier", "in 2018")
     values = [i for i, (m, _) in enumerate(matched) if m.kind in NUMERIC_KINDS]
     # one period: every value is of it; "in 2017 and 2018, respectively" with as many
@@ -122,9 +123,9 @@ _YEAR = re.compile(r"(?:FY)?(?:19|20)\d\d")
 _RESPECTIVE = re.compile(r"(?i)\brespective(?:ly)?\b")
 
 
-#: Words by which an answer moves off the question's period.
-_RELATIVE = re.compile(r"(?i)\b(?:from|since|earlier|prior|previous|preceding|last|ago|before|year-over-year|"
-                       r"year over year|yoy|versus|vs\.?|compared|against)\b")
+#: Words by which an answer moves off the question's period: those that move between
+#: periods (attribution's list) and those that compare with something else.
+_COMPARISON = re.compile(r"(?i)\b(?:versus|vs\.?|compared|against)\b")
 
 
 def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: frozenset[str],
@@ -145,15 +146,14 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: froze
                                       owner=f"the {_text(owner)} column")
     if computes:
         return item  # "the sum of A and B", "the change in A": the answer need not be a cell of A
-    for leaf, (table, row) in cells:
+    asked_rows = []
+    for _, (table, row) in cells:
         asked = _asked_row(hay, table, asked_words)
         if asked is None or asked.node == row.node or row.stems & asked_words or row.stems <= answer_words:
             return item  # no row named without doubt, the question touches this row, or the answer names it
-    table, row = cells[0][1]
-    asked = _asked_row(hay, table, asked_words)
-    assert asked is not None
-    return misattributed_item(item, hay, mention, f"the row {asked.label!r} the question asks about",
-                              owner=f"the row {row.label!r}")
+        asked_rows.append(asked)
+    return misattributed_item(item, hay, mention, f"the row {asked_rows[0].label!r} the question asks about",
+                              owner=f"the row {cells[0][1][1].label!r}")
 
 
 def _asked_row(hay: Haystack, table: int, asked_words: frozenset[str]) -> _Row | None:

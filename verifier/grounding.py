@@ -26,21 +26,21 @@ from .sentences import (
     overlap,
     source_words,
     sources,
-    split,
 )
 
 
-def ground(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, policy: Policy
+def ground(sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: Haystack, policy: Policy
            ) -> tuple[list[tuple[Mention, Item]], list[SentenceCheck], list[Note]]:
-    """(revised pairs, one check per sentence, notes)."""
+    """(revised pairs, one check per sentence of the answer, notes)."""
     spans = sorted(mention_spans(m for m, _ in matched))
     span_starts = [a for a, _ in spans]
     all_words: frozenset[str] = frozenset().union(*(source_words(hay, t.index, -1)[0] for t in hay.tools))
     checks, notes = [], []
     out = list(matched)
-    for sentence in split(answer):
-        cited = [src for n in sentence.citations if (src := sources(hay, n)) is not None]
-        missing = [n for n in sentence.citations if sources(hay, n) is None]
+    for sentence in sentences:
+        found = [(n, sources(hay, n)) for n in sentence.citations]
+        cited = [src for _, src in found if src is not None]
+        missing = [n for n, src in found if src is None]
         lo, hi = bisect.bisect_left(span_starts, sentence.start), bisect.bisect_left(span_starts, sentence.end)
         local = [(a - sentence.start, b - sentence.start) for a, b in spans[lo:hi]]
         words = content_words(sentence.text, local)

@@ -436,19 +436,26 @@ class Haystack:
 
     def find_text_all(self, phrase: str, limit: int = 1_000) -> list[LeafId]:
         """Every string leaf whose normalized text contains ``phrase`` (at most ``limit``)."""
-        self.find_text(phrase)  # builds the joined text once
-        assert self._text is not None
+        text = self._joined_text()
         found: list[LeafId] = []
-        at = self._text.find(phrase)
+        at = text.find(phrase)
         while at >= 0 and len(found) < limit:
             leaf = self._strings[bisect.bisect_right(self._text_starts, at) - 1]
             if not found or found[-1] != leaf:
                 found.append(leaf)
-            at = self._text.find(phrase, at + 1)
+            at = text.find(phrase, at + 1)
         return found
 
     def find_text(self, phrase: str) -> LeafId | None:
         """The first string leaf whose normalized text contains ``phrase``."""
+        at = self._joined_text().find(phrase)
+        if at < 0:
+            return None
+        return self._strings[bisect.bisect_right(self._text_starts, at) - 1]
+
+    def _joined_text(self) -> str:
+        """Every string leaf, normalized, joined by NULs (built once): phrase searches
+        are one ``str.find`` over it, and ``_text_starts`` maps a hit back to its leaf."""
         if self._text is None:
             parts, starts, pos = [], [], 0
             for leaf in self._strings:
@@ -458,10 +465,7 @@ class Haystack:
                 pos += len(text) + 1
             self._text = "\x00".join(parts)
             self._text_starts = starts
-        at = self._text.find(phrase)
-        if at < 0:
-            return None
-        return self._strings[bisect.bisect_right(self._text_starts, at) - 1]
+        return self._text
 
     # -- provenance -------------------------------------------------------------------
 

@@ -93,7 +93,7 @@ def ground_stage(state: State) -> None:
     """Sentences: citations scope their values to the cited sources; overlap is measured."""
     state.sentences = split(state.answer)
     state.matched, state.sentence_checks, notes = ground(
-        state.answer, state.matched, state.haystack, state.policy)
+        state.sentences, state.matched, state.haystack, state.policy)
     state.notes.extend(notes)
 
 

@@ -37,11 +37,9 @@ from .extract import Mention
 from .haystack import Haystack, LeafId
 from .match import candidate_leaves, leaf_evidence
 from .models import SUPPORTED_STATUSES, Item, Note
-from .sentences import Sentence, content_words, stem
+from .sentences import WORD as _WORD
+from .sentences import Sentence, content_words, key_stems, stem
 
-#: A word: letters and inner apostrophes ([^\W\d_] is a letter; stdlib re is faster here).
-_WORD = re.compile(r"[^\W\d_][^\W\d_'’]*")
-_CAMEL = regex.compile(r"(?<=[a-z])(?=[A-Z])")
 _CLAUSE = regex.compile(r"[.;:!?,]\s")
 #: Key words that say nothing about what a boolean means.
 _GENERIC_KEY_WORDS = frozenset({"is", "has", "can", "flag", "bool", "status", "the", "a"})
@@ -59,12 +57,6 @@ def _roles() -> dict[str, str]:
 
 def _words(text: str) -> list[str]:
     return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
-
-
-def negated(text: str) -> bool:
-    """Whether ``text`` holds an odd number of negation cues."""
-    roles = _roles()
-    return sum(1 for w in _words(text) if _is_cue(w, roles)) % 2 == 1
 
 
 def _is_cue(word: str, roles: dict[str, str]) -> bool:
@@ -219,7 +211,7 @@ def _flags(hay: Haystack) -> list[tuple[LeafId, frozenset[str]]]:
         found = []
         for leaf, entry in enumerate(hay.leaves):
             if entry.raw in ("true", "false") and entry.key and not hay.is_string(leaf):
-                key_words = frozenset(stem(w) for w in _words(_CAMEL.sub(" ", entry.key.replace("_", " "))))
+                key_words = frozenset(key_stems(entry.key))
                 if key_words - _GENERIC_KEY_WORDS:
                     found.append((leaf, key_words - _GENERIC_KEY_WORDS))
         _FLAGS[hay] = found
@@ -361,7 +353,7 @@ def _key_stems(hay: Haystack, leaf: LeafId) -> set[str]:
     while node >= 0:
         segment = hay.segment(node)
         if isinstance(segment, str):
-            out.update(stem(w) for w in _words(_CAMEL.sub(" ", segment.replace("_", " "))))
+            out.update(key_stems(segment))
         node = hay.parent(node)
     return out
 

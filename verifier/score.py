@@ -60,11 +60,9 @@ def warnings_of(items: list[Item], confidence: Confidence, notes: list[Note] | N
         for i in flagged
     ]
     badge = Badge.model_construct(level=confidence, label=_LABELS[confidence])
-    message = _message(items, flagged, confidence)
     raised = [n for n in notes if n.flagged]
+    message = _message(items, flagged, confidence, but=bool(raised))
     if raised:
-        message = message.replace(f"All {len(items)} checked values match the tool data.",
-                                  f"All {len(items)} checked values match the tool data, but")
         message += " " + "; ".join(n.message for n in raised).capitalize() + "."
     warned = [n for n in notes if not n.flagged]
     if warned:
@@ -73,11 +71,12 @@ def warnings_of(items: list[Item], confidence: Confidence, notes: list[Note] | N
     return Warnings.model_construct(badge=badge, message=message, highlights=highlights, retry_hint=hint)
 
 
-def _message(items: list[Item], flagged: list[Item], confidence: str) -> str:
+def _message(items: list[Item], flagged: list[Item], confidence: str, but: bool = False) -> str:
+    """The message's first sentence; ``but``: flagged notes follow it."""
     if not items:
         return "The answer states no numbers, tickers, dates or codes to check against the tool data."
     if not flagged:
-        return f"All {len(items)} checked values match the tool data."
+        return f"All {len(items)} checked values match the tool data{', but' if but else '.'}"
     entities = [i for i in flagged if i.kind in _ENTITY_KINDS]
     if entities and confidence == "low":
         names = ", ".join(dict.fromkeys(i.text for i in entities))

@@ -35,7 +35,7 @@ from .haystack import Haystack, LeafId
 CITATION = regex.compile(r"\[\^?\d{1,3}(?:\s*[,–\-]\s*\^?\d{1,3})*\]")
 _NUMBERS = regex.compile(r"\d{1,3}")
 #: A word: letters and inner apostrophes ([^\W\d_] is a letter; stdlib re is faster here).
-_WORD = re.compile(r"[^\W\d_][^\W\d_'’]*")
+WORD = re.compile(r"[^\W\d_][^\W\d_'’]*")
 _CAMEL = regex.compile(r"(?<=[a-z])(?=[A-Z])")
 #: Keys that hold a record's own citation number ({"id": "3"}, {"ref": 3}).
 _REF_KEYS = frozenset({"id", "ref", "citation", "cite", "source_id", "doc_id", "index", "n"})
@@ -198,6 +198,12 @@ def stem(word: str) -> str:
     return w[:-1] if w.endswith("e") and len(w) > 3 else w
 
 
+def key_stems(key: str) -> set[str]:
+    """Stems of the words of a JSON key: ``gross_margin_pct`` and ``grossMarginPct`` both
+    give {gross, margin, pct}."""
+    return {stem(w) for w in WORD.findall(_CAMEL.sub(" ", key.replace("_", " ")))}
+
+
 def content_words(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
     """Stems of ``text``'s content words, leaving out spans in ``skip`` (values checked
     exactly elsewhere) and citation markers."""
@@ -216,7 +222,7 @@ def _content_words_skipping(text: str, spans: list[tuple[int, int]]) -> list[str
     starts = [s for s, _ in spans]
     function_words = stoplists.load("function_words")
     out = []
-    for m in _WORD.finditer(text):
+    for m in WORD.finditer(text):
         at = bisect.bisect_right(starts, m.start()) - 1  # the last span starting at or before it
         if at >= 0 and m.start() < spans[at][1]:
             continue
@@ -250,9 +256,9 @@ def source_words(hay: Haystack, tool: int, node: int) -> tuple[frozenset[str], i
             found_words: set[str] = set()
             count = 0
             if entry.key:
-                found_words.update(stem(w) for w in _WORD.findall(_CAMEL.sub(" ", entry.key.replace("_", " "))))
+                found_words.update(key_stems(entry.key))
             if hay.is_string(leaf):
-                found = _WORD.findall(entry.raw)
+                found = WORD.findall(entry.raw)
                 if len(found) >= MIN_SOURCE_WORDS:  # prose; names and sectors are not
                     count = len(found)
                 found_words.update(stem(w) for w in found)
