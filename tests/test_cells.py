@@ -40,9 +40,57 @@ def test_a_wider_row_label_wins_over_one_it_contains_and_rows_sharing_words_are_
     assert status("The answer is 12,640.", question)["12,640"][0] == "exact"
 
 
-def test_no_row_check_when_two_rows_are_named_or_the_question_computes():
+def test_no_row_check_when_two_rows_are_named():
     assert status("The answer is 640.", "What were revenue and accrued expenses in 2019?")["640"][0] == "exact"
-    assert status("The answer is 640.", "What was the change in revenue in 2019?")["640"][0] == "exact"
+    assert status("The answer is 640.", "What was the sum of revenue and accrued expenses in 2019?"
+                  )["640"][0] == "exact"
+
+
+def test_a_computation_answered_with_another_rows_cell_is_misattributed():
+    got, reason = status("The answer is 640.", "What was the change in revenue from 2018 to 2019?")["640"]
+    assert got == "misattributed" and "the row 'Accrued expenses'" in reason
+
+
+def test_a_computation_answered_with_one_of_its_operands_is_misattributed():
+    got, reason = status("The answer is 12,640.", "What was the change in revenue from 2018 to 2019?")["12,640"]
+    assert got == "misattributed" and "the 2019 column of the row 'Revenue'" in reason
+    got, reason = status("The answer is 11,210.", "What was the average revenue in 2018 and 2019?")["11,210"]
+    assert got == "misattributed" and "one value, not the computed one" in reason
+
+
+def test_the_right_computation_passes_even_when_it_equals_another_cell():
+    tools = [{"name": "filing", "output": {"table": {"columns": ["", "2019", "2018"], "rows": [
+        ["Revenue", "1,200", "1,000"], ["Other income", "200", "150"], ["Tax", "50", "45"]]}}}]
+    report = verify("The answer is 200.", tools, question="What was the change in revenue from 2018 to 2019?")
+    assert report.items[0].status == "derived" and "rows[0]" in report.items[0].evidence[0].path
+    # the average of two equal values is each of them
+    tools[0]["output"]["table"]["rows"][2] = ["Tax", "50", "50"]
+    report = verify("The answer is 50.", tools, question="What was the average tax in 2018 and 2019?")
+    assert report.items[0].status == "derived"
+
+
+def test_a_rescue_from_a_column_the_question_does_not_ask_about_is_refused():
+    tools = [{"name": "filing", "output": {"table": {"columns": ["", "2019", "2018", "2017"], "rows": [
+        ["Dividend yield", "4.5%", "4.6%", "4.1%"], ["Expected term", "4.3", "5.0", "5.2"]]}}}]
+    # 4.3 is the Expected term's cell and also (4.5 + 4.1) / 2, the 2019 and 2017 yields
+    report = verify("The answer is 4.30%.", tools, question="What is the average dividend yield in 2017 and 2018?")
+    assert report.items[0].status == "misattributed"
+    report = verify("The answer is 4.35%.", tools, question="What is the average dividend yield in 2017 and 2018?")
+    assert report.items[0].status == "derived"
+
+
+def test_one_value_per_period_or_a_change_from_nothing_is_no_operand_error():
+    tools = [{"name": "filing", "output": {"table": {"columns": ["", "2019", "2018"], "rows": [
+        ["Total prepaid expenses", "2,496", "1,947"], ["Preferred stock disposition", "(9.9)", "-"]]}}}]
+    got = status_of(tools, "The answer is 2,496 and 1,947.",
+                    "What is the total prepaid expenses for 2019 and 2018 respectively?")
+    assert got == {"2,496": "exact", "1,947": "exact"}
+    got = status_of(tools, "The answer is -9.9.", "What was the change in the preferred stock disposition from 2018 to 2019?")
+    assert got["-9.9"] in ("exact", "normalized")
+
+
+def status_of(tools, answer, question):
+    return {i.text: i.status for i in verify(answer, tools, question=question).items}
 
 
 def test_a_value_that_also_appears_in_prose_is_left_alone():

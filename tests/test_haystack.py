@@ -110,3 +110,35 @@ def test_string_text_is_searchable_for_quotes():
 def test_iter_leaves_lists_tool_path_raw():
     h = Haystack([{"name": "q", "output": {"p": 1}}])
     assert list(iter_leaves(h)) == [("q", "$.p", "1")]
+
+
+@pytest.mark.parametrize(("text", "absent", "present"), [
+    ("Total lease liabilities(1)", [1], []),
+    ("(1) During 2019 the Company recognized $417 million. (2) Balance represents other items.", [1, 2], [417]),
+    ("2 Includes the value of the cash allowance", [2], []),
+    ("Notes: 1 Excludes gains from long-term incentive plans.", [1], []),
+    ("Significant Other Observable Inputs (Level 2)", [2], []),
+    ("2 customers accounted for 40% of revenue", [], [2]),   # a count, not a footnote
+    ("12 Months Ended", [], [12]),
+])
+def test_footnote_markers_and_fair_value_levels_in_data_are_not_figures(text, absent, present):
+    hay = Haystack({"note": text})
+    for value in absent:
+        assert Decimal(value) not in hay.numbers, (text, value)
+    for value in present:
+        assert Decimal(value) in hay.numbers, (text, value)
+    assert Decimal(-7) in Haystack({"cell": "(7)"}).numbers  # a lone "(7)" is an accounting negative
+
+
+def test_a_unit_field_scales_cells_not_column_headers():
+    hay = Haystack({"unit": "thousand", "table": {"columns": ["", "1 to 3 years", "3 to 5 years"],
+                                                  "rows": [["Leases", "6,551", "0"]]}})
+    assert Decimal(6551000) in hay.numbers and Decimal(5000) not in hay.numbers
+
+
+@pytest.mark.parametrize(("header", "year"), [("2019", 2019), ("2019 €m", 2019), ("FY2018 $'000", 2018),
+                                              ("2018 US$ million", 2018), ("2019 shares", None)])
+def test_a_column_header_of_a_year_and_a_unit_is_the_period_of_its_cells(header, year):
+    hay = Haystack({"columns": ["", header], "rows": [["Revenue", "12.5"]]})
+    leaf = next(i for i, e in enumerate(hay.leaves) if e.raw == "12.5")
+    assert hay.period_of(leaf) == ((year, None) if year else None)

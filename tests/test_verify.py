@@ -223,6 +223,15 @@ def test_a_column_printed_with_percent_signs_holds_percentages_throughout():
     assert item(verify("Sentiment is forecast at 64.2%.", rows), "64.2%").status == "unsupported"
 
 
+def test_a_percent_is_not_the_fraction_of_a_cell_printed_in_percent():
+    # "100.0 %" is the fraction 1.0; "1.0%" is the percent number 1.0 (the fraction 0.01)
+    table = {"columns": ["", "2019"], "rows": [["Sales", "100.0 %"], ["Other income", "1.6"]]}
+    assert item(verify("Other income was 1.0% of sales.", table), "1.0%").status == "unsupported"
+    assert item(verify("Sales were 100% of sales.", table), "100%").status in ("exact", "normalized")
+    assert item(verify("The ratio was 0.10.", {"share": "10%"}), "0.10").status == "normalized"
+    assert item(verify("Growth was 0.10%.", {"note": "more than 10% of revenue"}), "0.10%").status == "unsupported"
+
+
 def test_every_schema_field_has_a_description():
     schema = Report.model_json_schema()
     missing = [("Report", k) for k, v in schema["properties"].items() if "description" not in v]

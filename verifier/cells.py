@@ -97,7 +97,7 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
     """Pairs with values from cells the question does not point at marked misattributed."""
     asked_words = frozenset(content_words(question))
     computes = bool(cue_words(question))
-    periods = _question_periods(ex, question)
+    periods = asked_periods = _question_periods(ex, question)
     if (RELATIVE_PERIOD.search(answer) or _COMPARISON.search(answer)
             or any(m.kind in ("date", "period") for m, _ in matched)):
         periods = ()  # the answer says which period it means ("a year earlier", "in 2018")
@@ -111,10 +111,12 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
     else:
         period_of = {}
     answer_words = frozenset(content_words(answer))
+    several = len(values) > 1 or bool(_RESPECTIVE.search(question))
     out = []
     for i, (mention, item) in enumerate(matched):
         if mention.kind in NUMERIC_KINDS and item.status in ("exact", "normalized"):
-            item = _check_value(mention, item, hay, asked_words, period_of.get(i), computes, answer_words)
+            item = _check_value(mention, item, hay, asked_words, period_of.get(i), computes, answer_words,
+                                asked_periods, several)
         out.append((mention, item))
     return out
 
@@ -130,7 +132,8 @@ _COMPARISON = re.compile(r"(?i)\b(?:versus|vs\.?|compared|against)\b")
 
 def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: frozenset[str],
                  asked_period: tuple[int, int | None] | None, computes: bool,
-                 answer_words: frozenset[str]) -> Item:
+                 answer_words: frozenset[str], asked_periods: tuple[tuple[int, int | None], ...] = (),
+                 several: bool = False) -> Item:
     leaves = candidate_leaves(mention, hay)
     rows = [_row_of(hay, leaf) for leaf in leaves]
     if not leaves or any(r is None for r in rows):
@@ -145,7 +148,7 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: froze
             return misattributed_item(item, hay, mention, f"{_text(asked_period)} (the question's period)",
                                       owner=f"the {_text(owner)} column")
     if computes:
-        return item  # "the sum of A and B", "the change in A": the answer need not be a cell of A
+        return _check_computed(mention, item, hay, cells, asked_words, answer_words, asked_periods, several)
     asked_rows = []
     for _, (table, row) in cells:
         asked = _asked_row(hay, table, asked_words)
@@ -154,6 +157,69 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: froze
         asked_rows.append(asked)
     return misattributed_item(item, hay, mention, f"the row {asked_rows[0].label!r} the question asks about",
                               owner=f"the row {cells[0][1][1].label!r}")
+
+
+def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tuple[LeafId, tuple[int, _Row]]],
+                    asked_words: frozenset[str], answer_words: frozenset[str],
+                    asked_periods: tuple[tuple[int, int | None], ...], several: bool) -> Item:
+    """A question that asks for a computation ("the change in A from 2018 to 2019",
+    "the average of A") answered with a value every copy of which is a cell either of
+    a row other than A's (one the question does not name in full) or of A's row in a
+    period column the computation runs over (the 2019 value given as the change). It
+    is flagged; the derive stage then re-tries it, so a computation that happens to
+    equal a cell ("the average of 4 and 4") passes."""
+    # one value per period ("in 2019 and 2018, respectively") is no computation over them
+    over_periods = len(asked_periods) >= 2 and not several
+    outside: list[tuple[_Row, _Row]] = []  # (asked row, the cell's row)
+    operand: list[tuple[_Row, tuple[int, int | None]]] = []  # (asked row, the cell's period)
+    for leaf, (table, row) in cells:
+        named = _asked_row(hay, table, asked_words)
+        if named is None or row.stems <= answer_words:
+            return item  # no row named without doubt, or the answer names this one
+        if named.node != row.node:
+            if row.stems <= asked_words:
+                return item  # a row the question names too ("Revenue" in "cost of revenue")
+            outside.append((named, row))
+            continue
+        held = hay.period_of(leaf)
+        if not over_periods or held is None or _from_nothing(hay, row, asked_periods):
+            # a column that is no period ("Change", "Total") may hold the result; the
+            # change from a period printed "-" or 0 is the other period's value
+            return item
+        operand.append((named, held))
+    if outside:
+        return misattributed_item(item, hay, mention, f"the row {outside[0][0].label!r} the question asks about",
+                                  owner=f"the row {outside[0][1].label!r}")
+    named, held = operand[0]
+    return misattributed_item(
+        item, hay, mention, "the computation the question asks for",
+        owner=f"the {_text(held)} column of the row {named.label!r}, one value, not the computed one")
+
+
+def off_period(question: str, operands: tuple[LeafId, ...], hay: Haystack, ex: Extractor) -> bool:
+    """Whether a derivation offered for a value this stage flagged takes an operand from
+    a period column the question does not name: "the average in 2017 and 2018" is not
+    explained by the 2019 and 2017 values."""
+    periods = _question_periods(ex, question)
+    if not periods:
+        return False
+    for leaf in operands:
+        held = hay.period_of(leaf)
+        if held is not None and not any(_same(p, held) for p in periods):
+            return True
+    return False
+
+
+def _from_nothing(hay: Haystack, row: _Row, periods: tuple[tuple[int, int | None], ...]) -> bool:
+    """Whether ``row`` has, in one of ``periods``' columns, a cell that is zero or no
+    number at all (a dash)."""
+    for leaf in hay.children_leaves(row.node):
+        held = hay.period_of(leaf)
+        if held is not None and any(_same(p, held) for p in periods):
+            value = hay.leaf_value.get(leaf)
+            if value is None or value == 0:
+                return True
+    return False
 
 
 def _asked_row(hay: Haystack, table: int, asked_words: frozenset[str]) -> _Row | None:

@@ -142,6 +142,21 @@ _SKIP = re.compile(
     re.VERBOSE,
 )
 
+#: Reference numbers in tool data that are not values: footnote markers glued to a
+#: label ("Total lease liabilities(1)") or opening a footnote ("(1) During the year",
+#: "2 Includes the value", "Notes: 1 Excludes"), and fair-value levels ("Level 2").
+#: Filing tables carry these everywhere; read as figures, they "support" any small
+#: number an answer states.
+_DATA_SKIP = re.compile(
+    r"""
+      (?<=[A-Za-z])\(\d{1,2}\)(?![\w])                   # label(1)
+    | (?:^|(?<=[.;:]))[ \t]*\(\d{1,2}\)(?=[ \t]+[A-Z])     # (1) A footnote. (2) Another
+    | ^[ \t]*(?:Notes?:[ \t]*)?\d{1,2}(?=[ \t]+[A-Z][a-z]+[ \t]+[a-z])  # 2 Includes the
+    | (?<![\w])(?:Level|Tier)[ \t]+[1-3](?![\w.,%])        # Level 2, Tier 1
+    """,
+    re.VERBOSE,
+)
+
 _CODE_NAMES = re.compile(r"(?i:\b(ISIN|CUSIP|SEDOL|LEI)\b)[\s:#]*$")
 
 _LEFTOVER = re.compile(r"(?<![\w])[+\-]?\d(?:\d|[.,'’ \u00a0\u202f](?=\d))*(?![\w])")
@@ -193,6 +208,9 @@ class Extractor:
             for m in self._not_values.finditer(folded):
                 _claim(claimed, m.start(), m.end())
             for m in _SKIP.finditer(folded):
+                _claim(claimed, m.start(), m.end())
+        elif len(folded) > 6:  # a cell "(1)" alone is an accounting negative
+            for m in _DATA_SKIP.finditer(folded):
                 _claim(claimed, m.start(), m.end())
         if quoted and ('"' in folded or "“" in folded or "«" in folded or "'" in folded):
             out.extend(self._quote_mentions(text, folded))

@@ -72,6 +72,7 @@ class NumRef(NamedTuple):
 
 _IDENT = regex.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TABLE_COLUMNS = ("columns", "headers", "header", "fields")
+_HEADER_KEYS = frozenset(_TABLE_COLUMNS + ("header_rows",))
 _TABLE_ROWS = ("rows", "data", "values")
 _DATE_KEY = regex.compile(r"(?i)(date|time|timestamp|(?<![a-z])ts(?![a-z])|_at$|At$|epoch|day|released|period)")
 _QUARTER_KEY = regex.compile(r"(?i)^(fiscal_?)?(quarter|qtr|fiscalquarter|fq)$")
@@ -415,13 +416,27 @@ class Haystack:
     def _apply_unit_scale(self, first_leaf: LeafId, scale: Decimal) -> None:
         """A tool output that says ``"unit": "millions"`` scales its plain numbers."""
         additions: list[tuple[Decimal, NumRef]] = []
+        headers = {leaf for leaf in range(first_leaf, len(self.leaves)) if self._in_headers(leaf)}
         for value, refs in self.numbers.items():
             for ref in refs:
-                if ref.leaf >= first_leaf and ref.how in ("value", "in text"):
+                # a header's "1 to 3 years" or "Q2" labels columns; the unit scales cells
+                if ref.leaf >= first_leaf and ref.how in ("value", "in text") and ref.leaf not in headers:
                     additions.append((numbers.CONTEXT.multiply(value, scale),
                                       NumRef(ref.leaf, "scaled by unit field", ref.digits)))
         for value, ref in additions:
             self.numbers[value].append(ref)
+
+    def _in_headers(self, leaf: LeafId) -> bool:
+        """Whether a leaf is a table's column header (``columns[2]``, ``header_rows[0][1]``)."""
+        node = self._parent[self.leaves[leaf].node]
+        for _ in range(2):
+            if node < 0:
+                return False
+            segment = self._segment[node]
+            if isinstance(segment, str) and segment in _HEADER_KEYS:
+                return True
+            node = self._parent[node]
+        return False
 
     # -- lookups ----------------------------------------------------------------------
 
@@ -674,12 +689,19 @@ _PERIOD_FIELD = regex.compile(r"(?i)^(fiscal_?)?(period|period_?end(ing)?|fiscal
 _YEAR_QUARTER = regex.compile(r"^(?:FY)?(\d{4})(?:-Q([1-4]))?(?:-\d\d(?:-\d\d)?)?$")
 
 
+#: A column header that is a year and the unit of the figures under it ("2019 €m",
+#: "FY2019 $'000", "2018 US$ million"), as annual reports print them.
+_YEAR_AND_UNIT = regex.compile(
+    r"^(?:FY ?)?(\d{4}) ?(?:[€$£¥]|US\$|A\$|C\$|[A-Z]{3})? ?(?:m|mn|bn|k|'000|000|millions?|billions?|thousands?)?$",
+    regex.IGNORECASE)
+
+
 def _year_quarter(key: str) -> tuple[int, int | None] | None:
-    """"2025-Q3" -> (2025, 3); "2025", "FY2025", "2025-03-31" -> (2025, None)."""
-    m = _YEAR_QUARTER.match(key)
+    """"2025-Q3" -> (2025, 3); "2025", "FY2025", "2025-03-31", "2025 €m" -> (2025, None)."""
+    m = _YEAR_QUARTER.match(key) or _YEAR_AND_UNIT.match(key)
     if m is None or not 1900 <= int(m.group(1)) <= 2100:  # "1000" shares is not a year
         return None
-    return int(m.group(1)), int(m.group(2)) if m.group(2) else None
+    return int(m.group(1)), int(m.group(2)) if m.re is _YEAR_QUARTER and m.group(2) else None
 
 
 @lru_cache(maxsize=8192)

@@ -260,7 +260,8 @@ def _num_refs(hay: Haystack, form: NumForm, value: Decimal) -> list[NumRef]:
     if not refs:
         return []
     if form.how == "percent form":
-        return [r for r in refs if hay.is_percent(r.leaf)]
+        # 1.0% is the percent number 1.0, not the fraction 1.0 of a cell printed "100.0 %"
+        return [r for r in refs if hay.is_percent(r.leaf) and r.how != "fraction form"]
     if form.how == "unscaled":
         return [r for r in refs if r.how in ("value", "in text") and hay.leaf_scale(r.leaf) is None]
     return refs
