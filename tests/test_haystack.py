@@ -142,3 +142,11 @@ def test_a_column_header_of_a_year_and_a_unit_is_the_period_of_its_cells(header,
     hay = Haystack({"columns": ["", header], "rows": [["Revenue", "12.5"]]})
     leaf = next(i for i, e in enumerate(hay.leaves) if e.raw == "12.5")
     assert hay.period_of(leaf) == ((year, None) if year else None)
+
+
+def test_a_dash_cell_is_nil_for_matching_but_no_operand():
+    hay = Haystack({"columns": ["", "2019", "2018"], "rows": [["Impairment", "—", "5"]]})
+    refs = hay.numbers[Decimal(0)]
+    assert [hay.leaves[r.leaf].raw for r in refs] == ["—"] and refs[0].how == "dash read as zero"
+    assert all(v != 0 for v in hay.leaf_value.values())  # derive does not get a 0 to subtract
+    assert Decimal(0) not in Haystack({"note": "a - b"}).numbers  # only a cell that is just a dash

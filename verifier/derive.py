@@ -444,7 +444,7 @@ def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> 
 
 
 def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
-           focus: frozenset[str] = frozenset(), cues: frozenset[str] = frozenset(),
+           focus: frozenset[str] = frozenset(), cues: tuple[str, ...] = (),
            budget: Budget | None = None) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
@@ -489,24 +489,27 @@ _CUED = {
 }
 
 
-def _order(ops: tuple[str, ...], cues: frozenset[str]) -> list[str]:
-    """``ops`` with the ones the wording asks for first, then group statistics (few
-    results, little risk), then the remaining pair operations."""
-    cued = [op for cue in ("mean", "total", "difference", "percent_change", "ratio", "share")
-            if cue in cues for op in _CUED[cue]]
-    ordered = [op for op in cued if op in ops]
+def _order(ops: tuple[str, ...], cues: tuple[str, ...]) -> list[str]:
+    """``ops`` with the ones the wording asks for first, in the order it names them,
+    then group statistics (few results, little risk), then the remaining pair
+    operations."""
+    ordered: list[str] = []
+    for cue in cues:
+        ordered += [op for op in _CUED.get(cue, ()) if op in ops and op not in ordered]
     ordered += [op for op in GROUP_OPS if op in ops and op not in ordered]
     return ordered + [op for op in ops if op not in ordered]
 
 
-def cue_words(text: str) -> frozenset[str]:
-    """The operations the wording of ``text`` points to ("average" -> mean)."""
+def cue_words(text: str) -> tuple[str, ...]:
+    """The operations the wording of ``text`` points to ("average" -> mean), in the
+    order it first names them: "the change in Total operating income" asks for a
+    difference; its "Total" is part of a row's name."""
     table = stoplists.load_pairs("operation_cues")
-    return frozenset(table[w] for w in _WORD.findall(text.lower()) if w in table)
+    return tuple(dict.fromkeys(table[w] for w in _WORD.findall(text.lower()) if w in table))
 
 
 def _search(mention: Mention, hay: Haystack, max_chance: float,
-            families: list[tuple[str, list[_Group]]], cues: frozenset[str] = frozenset(),
+            families: list[tuple[str, list[_Group]]], cues: tuple[str, ...] = (),
             budget: Budget | None = None) -> Derivation | None:
     """Try each family and operation in turn. Every search run is one more chance to be
     lucky, so a hit is believed only while the accidental-hit risk of all the searches

@@ -96,6 +96,8 @@ _UNIT_FIELDS = frozenset({"scale", "unit", "units", "unit_scale", "denomination"
 _UPPER_OR_DIGIT = regex.compile(r"[A-Z0-9]")
 _UPPER = regex.compile(r"[A-Z]{1,7}(?![a-z])")
 _DIGIT = regex.compile(r"\d")
+#: A cell that is only a dash: financial tables print nil as "-" or "—".
+_NIL_CELLS = frozenset({"-", "–", "—", "−", "--", "$-", "$ -", "$—", "$ —"})
 
 
 @lru_cache(maxsize=8192)
@@ -338,6 +340,10 @@ class Haystack:
 
     def _index_string(self, leaf: LeafId, value: str, key: str | None, scale: Decimal | None) -> None:
         self._strings.append(leaf)
+        if len(value) <= 5 and value.strip() in _NIL_CELLS:
+            # "0" may cite it; it is not an operand (derive's "x - 0" would explain any x)
+            self.numbers[Decimal(0)].append(NumRef(leaf, "dash read as zero", value.strip()))
+            return
         if len(value) > 1_000_000:
             return  # kept for quotes; too long to read for values
         if _DIGIT.search(value) is not None:

@@ -158,7 +158,7 @@ def derive_stage(state: State) -> None:
             budget -= 1
             sentence = sentence_around(state.answer, mention.start, mention.end)
             focus = asked | focus_words(sentence)
-            cues = cue_words(sentence + " " + (state.question or ""))
+            cues = cue_words((state.question or "") + " " + sentence)  # the question says what to compute
             found = None if work.exhausted else derive(
                 mention, hay, state.policy.derive_max_chance, focus, cues, work)
             if found is not None and id(item) in state.cell_flags and cells.off_period(
