@@ -100,16 +100,18 @@ def _is_header_row(row: list[str]) -> bool:
 
 def _split_header(table: list[list[str]]) -> tuple[list[list[str]], list[str], list[list[str]]]:
     """(upper header rows, column names, data rows) of a filing table as printed: the
-    leading rows without figures are its header; the last of them that labels the
-    columns (years, "2019 €m") names them, the rest (spanning titles) are kept."""
+    leading rows without figures are its header; the one that labels the most columns
+    (years, "2019 €m") names them, the rest (spanning titles) are kept."""
     n = 0
     while n < len(table) - 1 and _is_header_row(table[n]):
         n += 1
     if n == 0:
         return [], table[0], table[1:]
     header = table[:n]
-    labelled = [i for i, row in enumerate(header) if any(str(c).strip() for c in row[1:])]
-    names = labelled[-1] if labelled else n - 1
+    # the row that names the columns labels most of them ("2019", "2018"); a spanning
+    # title ("Fiscal", "(in millions)") labels one; ties go to the lowest row
+    filled = [sum(bool(str(c).strip()) for c in row[1:]) for row in header]
+    names = max(range(n), key=lambda i: (filled[i], i))
     return header[:names] + header[names + 1:], header[names], table[n:]
 
 

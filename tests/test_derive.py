@@ -126,3 +126,31 @@ def test_hedged_rounding_happens_after_scaling():
     item, _ = one("Volume was about 2.24 million shares.", tools)
     assert item.status == "rounded" and item.evidence[0].raw == "2236"
     assert one("Volume was about 2.23 million shares.", tools)[0].status == "unsupported"
+
+
+def test_the_question_names_the_operation_first_and_a_row_label_is_not_one():
+    from verifier.derive import cue_words
+    assert cue_words("What was the change in Total operating income?")[0] == "difference"
+    assert cue_words("What was the total change in average revenue?")[:2] == ("total", "difference")
+    table = {"table": {"columns": ["", "2019", "2018"], "rows": [
+        ["Acquisition and integration costs", "$ 27", "$ 14"], ["Amortization charges", "3", "8"],
+        ["Restructuring and other charges, net", "255", "126"], ["Other items", "17", "—"],
+        ["Total", "$ 302", "$ 148"]]}, "unit": "million"}
+    report = verify("The answer is 154 million.", table,
+                    question="What was the change in Total operating income in 2019 from 2018?")
+    assert report.items[0].status == "derived" and "rows[4][1] - $.table.rows[4][2]" in report.items[0].reason
+
+
+def test_rows_the_question_names_in_full_are_searched_before_rows_it_half_names():
+    # "Other deferred tax liabilities": the two "Other" rows are named in full; the
+    # rows sharing "deferred tax" are half named, and searching them all first spends
+    # the chance budget before the Other row is reached
+    table = {"table": {"columns": ["", "April 26, 2019", "April 27, 2018"], "rows": [
+        ["Reserves and accruals", "$ 50", "$ 57"], ["Stock-based compensation", "16", "22"], ["Other", "16", "29"],
+        ["Gross deferred tax assets", "426", "395"], ["Deferred tax liabilities:", "", ""],
+        ["Prepaids and accruals", "31", "21"], ["Acquired intangibles", "32", "29"], ["Other", "10", "12"],
+        ["Gross deferred tax liabilities", "73", "62"], ["Net deferred tax assets", "230", "224"]]},
+        "unit": "million"}
+    question = "What was the change in Other deferred tax liabilities between 2018 and 2019?"
+    assert verify("The answer is -13 million.", table, question=question).items[0].status == "derived"
+    assert verify("The answer is -14 million.", table, question=question).items[0].status == "unsupported"

@@ -466,11 +466,15 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
         if focus and kind in ("record", "column"):
             named = _named(hay, family, focus)
-            cells = _cross_named(hay, named, focus)
-            if cells:
-                families.append((kind, cells))
-            if named and len(named) < len(family):
-                families.append((kind, named))
+            # rows the question names in full ("Other" and "Deferred tax liabilities" in
+            # "other deferred tax liabilities") before rows it names half of
+            whole = [g for g in named if _label_words(hay, g) <= focus]
+            for subset in ((whole,) if len(whole) < len(named) else ()) + (named,):
+                cells = _cross_named(hay, subset, focus)
+                if cells:
+                    families.append((kind, cells))
+                if subset and len(subset) < len(family):
+                    families.append((kind, subset))
         families.append((kind, family))
     try:
         return _search(mention, hay, max_chance, families, cues, budget)
