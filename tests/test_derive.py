@@ -154,3 +154,16 @@ def test_rows_the_question_names_in_full_are_searched_before_rows_it_half_names(
     question = "What was the change in Other deferred tax liabilities between 2018 and 2019?"
     assert verify("The answer is -13 million.", table, question=question).items[0].status == "derived"
     assert verify("The answer is -14 million.", table, question=question).items[0].status == "unsupported"
+
+
+def test_the_mirror_of_a_hit_is_not_counted_as_a_second_chance():
+    # 0.3 = (-1.9) - (-2.2); its mirror -0.3 = (-2.2) - (-1.9) comes with it, and
+    # counting it as crowding put a one-decimal difference over the chance budget
+    table = {"table": {"columns": ["", "2019", "2018", "2017"], "rows": [
+        ["Beginning balance", "$(1.3)", "$(1.9)", "$(2.2)"], ["Bad debt expense", "(1.6)", "(0.6)", "(0.8)"],
+        ["Write-offs, net of recoveries", "1.6", "1.2", "1.1"], ["Ending balance", "$(1.3)", "$(1.3)", "$(1.9)"]]},
+        "unit": "million"}
+    question = "What was the change in beginning balance between 2017 and 2018?"
+    found = verify("The answer is 0.3 million.", table, question=question).items[0]
+    assert found.status == "derived" and "rows[0][2] - $.table.rows[0][3]" in found.reason
+    assert verify("The answer is 0.4 million.", table, question=question).items[0].status == "unsupported"

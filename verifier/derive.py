@@ -166,9 +166,14 @@ def chance(group: _Group, op: str, t: _Target, hay: Haystack | None = None) -> f
     if window <= t.tolerance:
         return 0.0
     if hay is not None and len(group.values) <= 64 and not _always_plausible(group, op):
-        # a small record: count only the pairs a hit could be made of (same quantity)
-        near = sum(1 for pair in _pairs(group, op, t, window) if _plausible_pair(hay, group, op, pair))
-        hits = sum(1 for pair in _pairs(group, op, t, t.tolerance) if _plausible_pair(hay, group, op, pair))
+        # a small record: count only the pairs a hit could be made of (same quantity).
+        # A hit's mirror (b - a for a - b, b / a for a / b) is implied by the hit, not
+        # a second chance, so it does not count as crowding
+        hit_pairs = {pair for pair in _pairs(group, op, t, t.tolerance) if _plausible_pair(hay, group, op, pair)}
+        implied = hit_pairs | {(j, i) for i, j in hit_pairs}
+        near = sum(1 for pair in _pairs(group, op, t, window)
+                   if pair not in implied and _plausible_pair(hay, group, op, pair))
+        hits = 0
     else:  # columns, and large groups counted whole (an over-estimate: conservative)
         near = _count_pairs(group, op, t, window)
         hits = _count_pairs(group, op, t, t.tolerance)
