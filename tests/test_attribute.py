@@ -92,6 +92,15 @@ def test_values_in_the_named_periods_record_are_supported(answer, text):
     assert item.status in ("exact", "normalized")
 
 
+@pytest.mark.parametrize("key", ["Q2 2025", "2Q25", "2025 Q2", "2025-Q2"])
+def test_a_value_stored_under_a_period_key_has_that_period(key):
+    tools = {"revenue": {"Q3 2025": 5.2, key: 4.9}}
+    item, _ = status("Revenue was 4.9 in Q3 2025.", "4.9", tools)
+    assert item.status == "misattributed" and "Q2 2025" in item.reason
+    item, _ = status("Revenue was 5.2 in Q3 2025.", "5.2", tools)
+    assert item.status == "exact"
+
+
 def test_a_value_followed_by_for_ticker_belongs_to_that_ticker():
     screen = [{"name": "run_screener", "output": {"results": [
         {"symbol": "AVGO", "pe_forward": 31.2}, {"symbol": "QCOM", "pe_forward": 14.9}]}}]

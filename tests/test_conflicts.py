@@ -20,6 +20,15 @@ def test_sources_that_agree_raise_nothing():
     assert verify("AAPL trades at 34.1 times earnings.", TWO).notes == []
 
 
+def test_sources_that_differ_only_by_rounding_agree():
+    tools = [{"name": "get_quote", "output": {"symbol": "AAPL", "price": 227.5}},
+             {"name": "positions", "output": {"holdings": [{"symbol": "AAPL", "price": 227.52, "qty": 10}]}}]
+    assert verify("AAPL trades at $227.52.", tools).notes == []
+    assert verify("AAPL trades at $227.50.", tools).notes == []
+    tools[0]["output"]["price"] = 227.6  # 227.52 rounds to 227.5, not 227.6: they disagree
+    assert [n.kind for n in verify("AAPL trades at $227.52.", tools).notes] == ["conflict"]
+
+
 def test_a_sentence_that_merges_records_from_disagreeing_sources_says_so():
     report = verify("AAPL trades at $227.52 on volume of 51 million shares.", TWO)
     kinds = [n.kind for n in report.notes]

@@ -66,9 +66,26 @@ def _rival(hay: Haystack, leaf: LeafId) -> tuple[str, LeafId] | None:
     for tool, values in by_tool.items():
         if tool != entry.tool:
             for other, value in values:
-                if value != mine and _comparable(hay, leaf, other):
+                if not _agree(value, mine) and _comparable(hay, leaf, other):
                     return entry.key, other
     return None
+
+
+def _agree(a: Decimal, b: Decimal) -> bool:
+    """Whether two values are the same figure, one perhaps rounded: a quote feed's
+    142.3 and a position system's 142.31 do not disagree."""
+    if a == b:
+        return True
+    coarse, fine = (a, b) if _places(a) < _places(b) else (b, a)
+    try:
+        return fine.quantize(Decimal(1).scaleb(-_places(coarse))) == coarse
+    except InvalidOperation:  # more digits than the context holds: compare as they are
+        return False
+
+
+def _places(value: Decimal) -> int:
+    exponent = value.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
 
 
 def _comparable(hay: Haystack, a: LeafId, b: LeafId) -> bool:
@@ -138,7 +155,8 @@ def _any_disagreement(hay: Haystack, entity: str, tools: set[int]) -> bool:
     for (name_entity, _), by_tool in _index(hay).items():
         if name_entity != entity:
             continue
-        values = {v for t in tools for _, v in by_tool.get(t, [])}
-        if len([t for t in tools if t in by_tool]) > 1 and len(values) > 1:
+        values = sorted({v for t in tools for _, v in by_tool.get(t, [])})
+        if len([t for t in tools if t in by_tool]) > 1 and any(
+                not _agree(a, b) for i, a in enumerate(values) for b in values[i + 1:]):
             return True
     return False

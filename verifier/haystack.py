@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import regex
 
-from normalizers import NormalizeError, dates, numbers, quotes, tickers
+from normalizers import NormalizeError, dates, numbers, periods, quotes, tickers
 from normalizers._text import fold
 
 from ._errors import InputError, LimitError
@@ -702,10 +702,22 @@ _YEAR_AND_UNIT = regex.compile(
     regex.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
 def _year_quarter(key: str) -> tuple[int, int | None] | None:
-    """"2025-Q3" -> (2025, 3); "2025", "FY2025", "2025-03-31", "2025 €m" -> (2025, None)."""
+    """"2025-Q3", "Q3 2025", "3Q25" -> (2025, 3); "2025", "FY2025", "2025-03-31",
+    "2025 €m", "H1 2025" -> (2025, None)."""
     m = _YEAR_QUARTER.match(key) or _YEAR_AND_UNIT.match(key)
-    if m is None or not 1900 <= int(m.group(1)) <= 2100:  # "1000" shares is not a year
+    if m is None:
+        if len(key) > 16 or not any(ch.isdigit() for ch in key):
+            return None
+        try:
+            period = periods.parse(key)
+        except NormalizeError:
+            return None
+        if period.year is None:
+            return None
+        return period.year, period.index if period.kind == "quarter" else None
+    if not 1900 <= int(m.group(1)) <= 2100:  # "1000" shares is not a year
         return None
     return int(m.group(1)), int(m.group(2)) if m.re is _YEAR_QUARTER and m.group(2) else None
 
