@@ -108,11 +108,15 @@ def _split_header(table: list[list[str]]) -> tuple[list[list[str]], list[str], l
     if n == 0:
         return [], table[0], table[1:]
     header = table[:n]
-    # the row that names the columns labels most of them ("2019", "2018"); a spanning
-    # title ("Fiscal", "(in millions)") labels one; ties go to the lowest row
+    # the rows that name the columns label most of them ("2019" over "€m": "2019 €m",
+    # as a data frame flattens a two-level header); a spanning title ("Fiscal",
+    # "(in millions)") labels one and is kept apart
     filled = [sum(bool(str(c).strip()) for c in row[1:]) for row in header]
-    names = max(range(n), key=lambda i: (filled[i], i))
-    return header[:names] + header[names + 1:], header[names], table[n:]
+    naming = [i for i in range(n) if filled[i] == max(filled)]
+    width = max(len(header[i]) for i in naming)
+    names = [" ".join(str(header[i][c]).strip() for i in naming if c < len(header[i]) and str(header[i][c]).strip())
+             for c in range(width)]
+    return [row for i, row in enumerate(header) if i not in naming], names, table[n:]
 
 
 def _table_output(table: list[list[str]], paragraphs: list[str], scale: str) -> dict[str, Any]:

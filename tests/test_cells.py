@@ -130,3 +130,12 @@ def test_a_row_labelled_by_a_year_gives_its_cells_that_period():
     assert verify("The answer is 6.", leases, question="What were the finance leases for 2022?").items[0].status == "exact"
     flagged = verify("The answer is 4.", leases, question="What were the finance leases for 2022?").items[0]
     assert flagged.status == "misattributed" and "2023" in flagged.reason
+
+
+def test_respectively_pairs_values_with_periods_even_when_the_question_names_a_ratio():
+    tools = [{"name": "filing", "output": {"table": {"columns": ["", "2019", "2018", "2017"], "rows": [
+        ["Revenue", "100%", "100%", "100%"], ["Cost of revenue", "43%", "50%", "55%"]]}}}]
+    question = "What are the respective proportion of cost of revenue as a percentage of revenue in 2017 and 2018?"
+    report = verify("The answer is 55% and 55%.", tools, question=question)
+    assert [i.status for i in report.items] == ["exact", "misattributed"]
+    assert verify("The answer is 55% and 50%.", tools, question=question).flagged == 0

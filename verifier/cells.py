@@ -96,7 +96,8 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
           ) -> list[tuple[Mention, Item]]:
     """Pairs with values from cells the question does not point at marked misattributed."""
     asked_words = frozenset(content_words(question))
-    computes = bool(cue_words(question))
+    # "the proportion of cost of revenue in 2017 and 2018, respectively" asks for values
+    computes = bool(cue_words(question)) and not _RESPECTIVE.search(question)
     periods = asked_periods = _question_periods(ex, question)
     if (RELATIVE_PERIOD.search(answer) or _COMPARISON.search(answer)
             or any(m.kind in ("date", "period") for m, _ in matched)):
