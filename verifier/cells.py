@@ -197,10 +197,16 @@ def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tup
         owner=f"the {_text(held)} column of the row {named.label!r}, one value, not the computed one")
 
 
-def off_period(question: str, operands: tuple[LeafId, ...], hay: Haystack, ex: Extractor) -> bool:
-    """Whether a derivation offered for a value this stage flagged takes an operand from
-    a period column the question does not name: "the average in 2017 and 2018" is not
-    explained by the 2019 and 2017 values."""
+def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...], hay: Haystack,
+                   ex: Extractor) -> bool:
+    """Whether a derivation offered for a value this stage flagged explains nothing: it
+    combines the very cell the flag is about with something else (55% as 55% / 100%;
+    the average of 50 and 50 is fine), or takes an operand from a period column the
+    question does not name ("the average in 2017 and 2018" is not explained by the 2019
+    and 2017 values)."""
+    flagged = set(candidate_leaves(mention, hay))
+    if flagged & set(operands) and not set(operands) <= flagged:
+        return True
     periods = _question_periods(ex, question)
     if not periods:
         return False

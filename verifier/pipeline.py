@@ -161,8 +161,9 @@ def derive_stage(state: State) -> None:
             cues = cue_words((state.question or "") + " " + sentence)  # the question says what to compute
             found = None if work.exhausted else derive(
                 mention, hay, state.policy.derive_max_chance, focus, cues, work)
-            if found is not None and id(item) in state.cell_flags and cells.off_period(
-                    state.question or "", found.operands, hay, extractor(state.locale, tuple(state.policy.extra_stopwords))):
+            if found is not None and id(item) in state.cell_flags and cells.refuses_rescue(
+                    state.question or "", mention, found.operands, hay,
+                    extractor(state.locale, tuple(state.policy.extra_stopwords))):
                 found = None  # a rescue from columns the question does not ask about explains nothing
             if found is not None:
                 tool = hay.tool_of(found.operands[0])
