@@ -300,6 +300,9 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None, with_peers: b
                 # a peer that flags without spans still counts as flagged; localised needs spans
                 flag_sets.append((peer_tallies[name][key], r.spans or ([(-1, -1)] if r.flagged else [])))
             year_answer = bool(_YEAR_ANSWER.fullmatch(case["number"]))
+            if elsewhere and not year_answer:
+                ours[key].counts["altered_in_data_figures_misattributed"] += any(
+                    i.status == "misattributed" for i in bad.items)
             for tally, flags in flag_sets:
                 if elsewhere and not year_answer:  # "Which years ...?": a year for a year
                     tally.counts["altered_in_data_figures"] += 1
@@ -346,11 +349,14 @@ def markdown(result: dict[str, Any]) -> str:
         lines.append(f"- {key}: " + "; ".join(parts))
     lines.append("")
     lines.append("Altered answers whose value is another cell or figure of the data, answers that are "
-                 "years left out (altering a year gives another column's year), finverify / naive:")
+                 "years left out (altering a year gives another column's year): flagged, finverify / naive; "
+                 "then finverify's flags that say misattributed (the rest are values it does not read as the "
+                 "data's: 3.30% against a plain 3.3 cell, a number in a column header):")
     lines.append("")
     for key in sorted(ours):
         lines.append(f"- {key}: {ours[key].rate('altered_in_data_figures_flagged', 'altered_in_data_figures')}"
-                     f" / {naive[key].rate('altered_in_data_figures_flagged', 'altered_in_data_figures')}")
+                     f" / {naive[key].rate('altered_in_data_figures_flagged', 'altered_in_data_figures')}; "
+                     f"misattributed {ours[key].rate('altered_in_data_figures_misattributed', 'altered_in_data_figures')}")
     noise = [i for t in ours.values() for i in t.noise]
     lines.append("")
     lines.append(f"Gold noise (TAT-QA arithmetic answers that disagree with their own derivation): {len(noise)}: "

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from normalizers import tickers
 
+from . import prose_periods
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack
 from .match import candidate_leaves, misattributed_item
@@ -162,12 +163,14 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
                 and item.status in ("exact", "normalized")):
             (said,) = periods
             leaves = candidate_leaves(mention, hay)
-            held = [hay.period_of(leaf) for leaf in leaves]
-            if leaves and None not in held and not any(_same_period(said, p) for p in held if p):
-                owner = held[0]
-                assert owner is not None
+            forms = frozenset(form.value for form in mention.num_forms)
+            # a record's or column's period, or the one the text gives a figure in prose
+            held = [prose_periods.periods_of(hay, leaf, forms) for leaf in leaves]
+            if leaves and None not in held and not any(_same_period(said, p) for ps in held if ps for p in ps):
+                owner = min(held[0] or ())
+                where = "record" if hay.period_of(leaves[0]) is not None else f"figure in {hay.path(leaves[0])}"
                 item = misattributed_item(item, hay, mention, _period_text(said),
-                                          owner=f"the {_period_text(owner)} record")
+                                          owner=f"the {_period_text(owner)} {where}")
         items.append(item)
     return items
 

@@ -23,6 +23,7 @@ import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import prose_periods
 from .attribute import RELATIVE_PERIOD, named_period
 from .derive import cue_words
 from .extract import NUMERIC_KINDS, Extractor, Mention
@@ -137,17 +138,16 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: froze
                  several: bool = False) -> Item:
     leaves = candidate_leaves(mention, hay)
     rows = [_row_of(hay, leaf) for leaf in leaves]
-    if not leaves or any(r is None for r in rows):
+    if not leaves:
+        return item
+    if asked_period is not None:
+        owner = _other_period(mention, hay, leaves, rows, asked_period)
+        if owner is not None:
+            return misattributed_item(item, hay, mention, f"{_text(asked_period)} (the question's period)",
+                                      owner=owner)
+    if any(r is None for r in rows):
         return item  # a copy outside a labelled table row: the value may come from there
     cells = [(leaf, r) for leaf, r in zip(leaves, rows, strict=True) if r is not None]
-    if asked_period is not None:
-        held = [hay.period_of(leaf) for leaf, _ in cells]
-        tables_have_it = all(_has_column(hay, table, asked_period) for _, (table, _) in cells)
-        if tables_have_it and None not in held and not any(_same(asked_period, p) for p in held if p):
-            owner = held[0]
-            assert owner is not None
-            return misattributed_item(item, hay, mention, f"{_text(asked_period)} (the question's period)",
-                                      owner=f"the {_text(owner)} column")
     if computes:
         return _check_computed(mention, item, hay, cells, asked_words, answer_words, asked_periods, several)
     asked_rows = []
@@ -158,6 +158,35 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: froze
         asked_rows.append(asked)
     return misattributed_item(item, hay, mention, f"the row {asked_rows[0].label!r} the question asks about",
                               owner=f"the row {cells[0][1][1].label!r}")
+
+
+def _other_period(mention: Mention, hay: Haystack, leaves: list[LeafId], rows: list[tuple[int, _Row] | None],
+                  asked: tuple[int, int | None]) -> str | None:
+    """Where the value belongs when every copy of it is of a period other than
+    ``asked``: a table cell in another period's column (of a table that has a column
+    for ``asked``), or a figure in prose that the text gives to another period ("1
+    million, 1 million and 6 million for fiscal 2019, 2018 and 2017, respectively", in
+    a sentence that covers ``asked``). None when some copy is of ``asked`` or of no
+    period the data states."""
+    forms = frozenset(form.value for form in mention.num_forms)
+    owners = []
+    for leaf, row in zip(leaves, rows, strict=True):
+        if row is not None:
+            held = hay.period_of(leaf)
+            if held is None or not _has_column(hay, row[0], asked):
+                return None
+            owners.append((held, "column"))
+        elif hay.is_string(leaf) and hay.period_of(leaf) is None:
+            periods = prose_periods.periods_of(hay, leaf, forms)
+            if not periods or not prose_periods.covers(hay, leaf, asked, _same):
+                return None
+            owners.extend((p, f"figure in {hay.path(leaf)}") for p in sorted(periods))
+        else:
+            return None
+    if any(_same(asked, held) for held, _ in owners):
+        return None
+    held, where = owners[0]
+    return f"the {_text(held)} {where}"
 
 
 def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tuple[LeafId, tuple[int, _Row]]],

@@ -582,6 +582,11 @@ class Haystack:
         """The key or list index that leads to ``node`` from its parent."""
         return self._segment[node]
 
+    @property
+    def extractor(self) -> Extractor:
+        """The extractor that read this haystack's strings (its locale's)."""
+        return self._extractor
+
     def is_string(self, leaf: LeafId) -> bool:
         """Whether ``leaf`` is a string value (not a number, boolean or key)."""
         if self._string_set is None:

@@ -140,7 +140,9 @@ def _evidence(hay: Haystack, leaf: LeafId, how: str) -> Evidence:
 
 
 def _where(ev: Evidence) -> str:
-    return f"{ev.raw!r} at {ev.path} in {ev.tool}"
+    # a paragraph is quoted by its start: the evidence keeps it whole
+    raw = ev.raw if len(ev.raw) <= 80 else ev.raw[:60].rstrip() + "…"
+    return f"{raw!r} at {ev.path} in {ev.tool}"
 
 
 # -- keyed kinds: tickers, dates, periods, codes, quotes ---------------------------------

@@ -1,0 +1,57 @@
+"""Periods of figures in running text: lists paired by "respectively", "X in 2019"."""
+
+from decimal import Decimal
+
+import pytest
+
+from verifier import Haystack, verify
+from verifier.prose_periods import periods_of
+
+SHARES = ("Potential shares from outstanding employee equity awards totaling 1 million, 1 million and "
+          "6 million for fiscal 2019, 2018 and 2017, respectively, were excluded from diluted EPS.")
+REGIONS = ("Revenue from sales into China accounted for 53%, 57%, and 51% of total revenue in 2019, 2018, "
+           "and 2017, respectively; revenue from sales into the United States accounted for 11%, 12%, "
+           "and 14% of total revenue in 2019, 2018, and 2017, respectively.")
+DEPRECIATION = ("Depreciation expense totaled $290.2 million in 2019, $239.6 million in 2018 and "
+                "$190.4 million in 2017.")
+
+
+def periods(text: str, value: str) -> set[int] | None:
+    hay = Haystack({"note": text})
+    found = periods_of(hay, 0, frozenset({Decimal(value)}))
+    return None if found is None else {year for year, _ in found}
+
+
+@pytest.mark.parametrize(("text", "value", "years"), [
+    (SHARES, "6E+6", {2017}),
+    (SHARES, "1E+6", {2019, 2018}),       # the same figure for two periods
+    (REGIONS, "0.14", {2017}),            # each "respectively" clause pairs its own list
+    (REGIONS, "0.53", {2019}),
+    (DEPRECIATION, "239.6E+6", {2018}),   # a figure followed by "in 2018"
+    ("In 2019, revenue rose 5% to $10 million.", "1E+7", None),  # no period beside it: unknown
+    ("Revenue was $5 million and $6 million in 2019 and 2018, respectively, up 3%.", "0.03", None),
+])
+def test_figures_in_prose_take_the_period_the_text_gives_them(text, value, years):
+    assert periods(text, value) == years
+
+
+def test_a_list_whose_figures_do_not_pair_with_its_periods_says_nothing():
+    text = "Sales were $1 million, $2 million and $3 million in 2019 and 2018, respectively."
+    assert periods(text, "1E+6") is None
+
+
+def test_a_prose_figure_of_another_period_is_misattributed():
+    tools = [{"name": "filing", "output": {"paragraphs": [SHARES]}}]
+    report = verify("In fiscal 2019, 6 million potential shares were excluded.", tools)
+    item = next(i for i in report.items if i.text == "6 million")
+    assert item.status == "misattributed" and "the 2017 figure in $.paragraphs[0]" in item.reason
+    assert verify("In fiscal 2017, 6 million potential shares were excluded.", tools).flagged == 0
+    asked = verify("The answer is 6 million.", tools, question="What were the potential shares in 2019?")
+    assert asked.items[0].status == "misattributed"
+    assert verify("The answer is 1 million.", tools, question="What were the potential shares in 2019?").flagged == 0
+
+
+def test_long_prose_evidence_is_quoted_by_its_start_in_reasons():
+    tools = [{"name": "filing", "output": {"paragraphs": [SHARES]}}]
+    item = verify("In fiscal 2019, 6 million potential shares were excluded.", tools).items[-1]
+    assert "…' at $.paragraphs[0]" in item.reason and item.evidence[0].raw == SHARES

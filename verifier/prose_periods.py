@@ -1,0 +1,127 @@
+"""The periods of figures in running text, and of any leaf, for the period checks.
+
+A table cell or a record takes its period from its column or record
+(:meth:`Haystack.period_of`). A figure in a paragraph has none of those, but filings
+say which period it is in two common ways:
+
+- a list paired by "respectively": "totaling 1 million, 1 million and 6 million for
+  fiscal 2019, 2018 and 2017, respectively" (the k-th figure is of the k-th period;
+  with twice as many figures as periods, the pairing repeats);
+- a figure followed closely by its year: "$290.2 million in 2019, $239.6 million in
+  2018".
+
+:func:`periods_of` answers, for one leaf and one value, the periods the data gives that
+value there, or None when it does not say (a figure in prose with no period beside it),
+so the checks stay silent rather than guess.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import weakref
+from collections.abc import Callable
+from decimal import Decimal
+
+from .extract import NUMERIC_KINDS, Mention
+from .haystack import Haystack, LeafId
+
+Period = tuple[int, int | None]
+
+#: leaf -> [(the figure's values in every form, its period)]
+_CACHE: weakref.WeakKeyDictionary[Haystack, dict[LeafId, list[tuple[frozenset[Decimal], Period]]]] = (
+    weakref.WeakKeyDictionary())
+
+_CLAUSE_END = re.compile(r"(?<=[;])\s+|(?<=[.!?])\s+(?=[A-Z(])")
+_RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
+#: Between a figure and its year: "in", "for fiscal", "as of December 31,", "during".
+_BRIDGE = re.compile(r"(?i)^[\s,]*(?:in|for|during|at|as of|as at|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|"
+                     r"financial\s+year\s+|year\s+)?(?:[A-Z][a-z]+\s+\d{1,2},?\s+)?$")
+#: Text longer than this is not read for periods (a document pasted into one field).
+MAX_TEXT = 20_000
+
+
+def periods_of(hay: Haystack, leaf: LeafId, forms: frozenset[Decimal]) -> frozenset[Period] | None:
+    """The periods the data gives the value ``forms`` at ``leaf``; None when unknown."""
+    own = hay.period_of(leaf)
+    if own is not None:
+        return frozenset({own})
+    if not hay.is_string(leaf):
+        return None
+    found = frozenset(p for values, p in _figures(hay, leaf) if values & forms)
+    return found or None
+
+
+def covers(hay: Haystack, leaf: LeafId, period: Period,
+           same: Callable[[Period, Period], bool]) -> bool:
+    """Whether the text at ``leaf`` gives some figure the period ``period``."""
+    return any(same(period, p) for _, p in _figures(hay, leaf))
+
+
+def _figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Period]]:
+    cache = _CACHE.setdefault(hay, {})
+    found = cache.get(leaf)
+    if found is None:
+        text = hay.leaves[leaf].raw
+        found = _read(hay, text) if len(text) <= MAX_TEXT and any(ch.isdigit() for ch in text) else []
+        cache[leaf] = found
+    return found
+
+
+def _read(hay: Haystack, text: str) -> list[tuple[frozenset[Decimal], Period]]:
+    out: list[tuple[frozenset[Decimal], Period]] = []
+    start = 0
+    for end in [m.start() for m in _CLAUSE_END.finditer(text)] + [len(text)]:
+        clause = text[start:end]
+        start = end
+        mentions = hay.extractor.extract(clause, quoted=False, data=True)
+        if _RESPECTIVELY.search(clause):
+            out.extend(_respectively(mentions))
+        else:
+            out.extend(_followed_by_year(clause, mentions))
+    return out
+
+
+def _period(mention: Mention) -> Period | None:
+    """The year (and quarter) a date or period mention names."""
+    if mention.kind not in ("date", "period") or not mention.value:
+        return None
+    m = re.match(r"(?:FY)?(\d{4})(?:-Q([1-4]))?", mention.value)
+    if m is None:
+        return None
+    return int(m.group(1)), int(m.group(2)) if m.group(2) else None
+
+
+def _values(mention: Mention) -> frozenset[Decimal]:
+    return frozenset(form.value for form in mention.num_forms)
+
+
+def _respectively(mentions: list[Mention]) -> list[tuple[frozenset[Decimal], Period]]:
+    """"A, B and C ... in 2019, 2018 and 2017, respectively": the figures before the
+    list of periods, paired in order."""
+    figures = [m for m in mentions if m.kind in NUMERIC_KINDS and m.num_forms]
+    periods = [(m, p) for m in mentions if (p := _period(m)) is not None]
+    if len(periods) < 2 or not figures:
+        return []
+    # the list of periods is the run after the last figure that precedes it
+    first = next((i for i, (m, _) in enumerate(periods) if m.start > figures[0].end), None)
+    if first is None:
+        return []
+    run = [p for m, p in periods[first:]]
+    before = [m for m in figures if m.end <= periods[first][0].start]
+    if len(run) < 2 or not before or len(before) % len(run):
+        return []
+    return [(_values(m), run[i % len(run)]) for i, m in enumerate(before)]
+
+
+def _followed_by_year(clause: str, mentions: list[Mention]) -> list[tuple[frozenset[Decimal], Period]]:
+    """"$290.2 million in 2019": a figure whose next mention is a year, joined by a
+    short bridge ("in", "for fiscal", "as of December 31,")."""
+    out = []
+    for figure, nxt in itertools.pairwise(mentions):
+        if figure.kind not in NUMERIC_KINDS or not figure.num_forms:
+            continue
+        period = _period(nxt)
+        if period is not None and _BRIDGE.match(clause[figure.end:nxt.start]):
+            out.append((_values(figure), period))
+    return out
