@@ -137,7 +137,10 @@ def test_a_unit_field_scales_cells_not_column_headers():
 
 
 @pytest.mark.parametrize(("header", "year"), [("2019", 2019), ("2019 €m", 2019), ("FY2018 $'000", 2018),
-                                              ("2018 US$ million", 2018), ("2019 shares", None)])
+                                              ("2018 US$ million", 2018), ("2019 shares", None),
+                                              ("April 26, 2019", 2019), ("Year ended December 31, 2018", 2018),
+                                              ("As of Dec. 31, 2019", 2019),
+                                              ("February 1, 2020", None)])  # a retailer's fiscal 2019
 def test_a_column_header_of_a_year_and_a_unit_is_the_period_of_its_cells(header, year):
     hay = Haystack({"columns": ["", header], "rows": [["Revenue", "12.5"]]})
     leaf = next(i for i, e in enumerate(hay.leaves) if e.raw == "12.5")

@@ -707,12 +707,26 @@ _YEAR_AND_UNIT = regex.compile(
     regex.IGNORECASE)
 
 
+_DATE_HEADER = regex.compile(
+    r"^(?:(?:As of|As at|At|Fiscal year ended|Year ended|Years ended|Twelve months ended|For the year ended)\s+)?"
+    r"(January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?\s+\d{1,2},?\s+((?:19|20)\d\d)$",
+    regex.IGNORECASE)
+
+
 @lru_cache(maxsize=8192)
 def _year_quarter(key: str) -> tuple[int, int | None] | None:
     """"2025-Q3", "Q3 2025", "3Q25" -> (2025, 3); "2025", "FY2025", "2025-03-31",
     "2025 €m", "H1 2025" -> (2025, None)."""
     m = _YEAR_QUARTER.match(key) or _YEAR_AND_UNIT.match(key)
     if m is None:
+        dated = _DATE_HEADER.match(key)
+        if dated is not None:
+            # a column "April 26, 2019" or "Year ended December 31, 2019" is that year's;
+            # one ending in January or February is usually the fiscal year before
+            # (retailers' "February 1, 2020" is fiscal 2019), so it names none
+            month = dated.group(1)[:3].lower()
+            return None if month in ("jan", "feb") else (int(dated.group(2)), None)
         if len(key) > 16 or not any(ch.isdigit() for ch in key):
             return None
         try:
