@@ -122,6 +122,8 @@ def post_raw(base: str, content: bytes | str, path: str = "/v1/verify") -> httpx
 
 @pytest.mark.parametrize(("payload", "field", "words"), [
     ('{"answer": "x",', "body", "line 1, column 16"),
+    ('{"answer": "AAPL at 1", "tool_results": [{"name": "q", "output": {"price": NaN}}]}', "body",
+     "NaN is not a JSON number (send it as a string or null) at line 1, column 76"),
     ('[1, 2]', "body", "valid dictionary"),
     ('{"tool_results": []}', "answer", "give the answer and tool_results, or messages"),
     ('{"answer": 3, "tool_results": []}', "answer", "valid string"),

@@ -153,3 +153,13 @@ def test_a_dash_cell_is_nil_for_matching_but_no_operand():
     assert [hay.leaves[r.leaf].raw for r in refs] == ["—"] and refs[0].how == "dash read as zero"
     assert all(v != 0 for v in hay.leaf_value.values())  # derive does not get a 0 to subtract
     assert Decimal(0) not in Haystack({"note": "a - b"}).numbers  # only a cell that is just a dash
+
+
+@pytest.mark.parametrize(("text", "where"), [('{"a": NaN}', "line 1, column 7"), ('[1,\n -Infinity]', "line 2, column 2"),
+                                            ('{"NaN": "NaN", "x": Infinity}', "line 1, column 21")])
+def test_json_with_nan_or_infinity_is_refused_naming_where(text, where):
+    from verifier.jsonio import loads
+    with pytest.raises(InputError) as err:
+        loads(text, "tools.json")
+    assert "is not a JSON number" in str(err.value) and where in str(err.value)
+    assert loads('{"NaN": "Infinity"}') == {"NaN": "Infinity"}  # as strings they are fine

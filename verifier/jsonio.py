@@ -4,6 +4,7 @@ float rounding), clear errors for malformed or absurdly nested input."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -20,16 +21,45 @@ def _int(text: str) -> int | Decimal:
     return int(text) if len(text) <= _INT_DIGITS else Decimal(text)
 
 
+class _NotJSON(ValueError):
+    def __init__(self, token: str):
+        super().__init__(token)
+        self.token = token
+
+
+def _constant(token: str) -> Any:
+    # Python's json reads NaN and Infinity; JSON has neither, and a value that is no
+    # number would otherwise pass through as text no tool result can support
+    raise _NotJSON(token)
+
+
+_CONSTANT = re.compile(r"(?<![\w\"])(?:NaN|-?Infinity)(?![\w\"])")
+
+
 def loads(text: str | bytes, where: str = "input") -> Any:
     """Parse JSON text; raise JSONInputError naming ``where``, the line and the column."""
     try:
-        return json.loads(text, parse_float=Decimal, parse_int=_int)
+        return json.loads(text, parse_float=Decimal, parse_int=_int, parse_constant=_constant)
+    except _NotJSON as exc:
+        raise JSONInputError(f"not valid JSON: {exc.token} is not a JSON number (send it as a string or null)"
+                             + _position(text, exc.token), where) from None
     except json.JSONDecodeError as exc:
         raise JSONInputError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", where) from None
     except RecursionError:
         raise JSONInputError("JSON is nested too deeply to read", where) from None
     except UnicodeDecodeError as exc:
         raise JSONInputError(f"not UTF-8 text ({exc.reason})", where) from None
+
+
+def _position(text: str | bytes, token: str) -> str:
+    """" at line L, column C" of the first bare ``token`` (best effort: outside strings
+    in any JSON a parser got this far into)."""
+    decoded = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    for m in _CONSTANT.finditer(decoded):
+        if m.group().lstrip("-") == token.lstrip("-"):
+            line = decoded.count("\n", 0, m.start()) + 1
+            return f" at line {line}, column {m.start() - decoded.rfind(chr(10), 0, m.start())}"
+    return ""
 
 
 def load_path(path: str | Path) -> Any:
