@@ -139,3 +139,35 @@ def test_respectively_pairs_values_with_periods_even_when_the_question_names_a_r
     report = verify("The answer is 55% and 55%.", tools, question=question)
     assert [i.status for i in report.items] == ["exact", "misattributed"]
     assert verify("The answer is 55% and 50%.", tools, question=question).flagged == 0
+
+
+T2 = [{"name": "filing", "output": {"table": {"columns": ["", "2019", "2018"], "rows": [
+    ["Revenue", "12,640", "11,210"], ["Other income", "5", "4"], ["Gross margin", "59%", "59%"],
+    ["Average price", "12.5", "11.0"]]}}}]
+
+
+@pytest.mark.parametrize(("answer", "question"), [
+    ("2019, at 12,640.", "In which year was revenue higher, 2018 or 2019?"),   # a comparison
+    ("It was 59% in both years.", "What was the gross margin in 2019 and 2018?"),  # a row's name
+    ("It was 12.5.", "What was the average price in 2019?"),  # one period: the row may hold it
+    ("Revenue was 12,640 and 11,210, so the average was 11,925.",
+     "What was the average revenue in 2018 and 2019?"),  # the operands stated with the result
+])
+def test_lookups_and_stated_operands_are_not_wrong_computations(answer, question):
+    report = verify(answer, T2, question=question)
+    assert report.flagged == 0, [(i.text, i.status, i.reason) for i in report.items]
+
+
+def test_the_change_in_one_named_year_may_be_computed_from_the_year_before():
+    tools = [{"name": "filing", "output": {"table": {"columns": ["", "2019", "2018"], "rows": [
+        ["Revenue", "100", "95"], ["Other income", "5", "4"]]}}}]
+    report = verify("Revenue increased by 5.", tools, question="What was the change in revenue in 2019?")
+    assert report.items[0].status == "derived" and "rows[0][1] - $.table.rows[0][2]" in report.items[0].reason
+
+
+def test_a_prose_figure_is_judged_only_where_its_text_speaks_of_the_asked_period():
+    one = [{"name": "filing", "output": {"paragraphs": ["Revenue was $5 million in 2018."]}}]
+    assert verify("The answer is $5 million.", one, question="What was revenue in 2019?").flagged == 0
+    both = [{"name": "filing", "output": {"paragraphs": ["Revenue was $5 million in 2018 and $6 million in 2019."]}}]
+    item = verify("The answer is $5 million.", both, question="What was revenue in 2019?").items[0]
+    assert item.status == "misattributed" and "the 2018 figure" in item.reason

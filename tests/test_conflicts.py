@@ -54,3 +54,11 @@ def test_values_one_source_holds_together_are_not_merged():
 def test_a_rounded_value_is_not_pinned_to_one_source():
     report = verify("AAPL is trading around $227.5.", AGREE_ON_VOLUME)
     assert [n.kind for n in report.notes] == []
+
+
+def test_an_integer_is_not_a_rounding_and_half_a_unit_agrees():
+    tools = [{"name": "a", "output": {"symbol": "AAPL", "change_pct": 0, "price": 227.5}},
+             {"name": "b", "output": {"quotes": [{"symbol": "AAPL", "change_pct": 0.45, "price": 227.45}]}}]
+    kinds = [n.kind for n in verify("AAPL was flat at 0% on the day.", tools).notes]
+    assert kinds == ["conflict"]  # 0 against 0.45 is a disagreement, not a rounding
+    assert verify("AAPL trades at $227.45.", tools).notes == []  # 227.5 is 227.45 rounded

@@ -167,3 +167,14 @@ def test_the_mirror_of_a_hit_is_not_counted_as_a_second_chance():
     found = verify("The answer is 0.3 million.", table, question=question).items[0]
     assert found.status == "derived" and "rows[0][2] - $.table.rows[0][3]" in found.reason
     assert verify("The answer is 0.4 million.", table, question=question).items[0].status == "unsupported"
+
+
+def test_the_question_names_the_operation_before_the_answers_sentence():
+    table = {"table": {"columns": ["", "2019", "2018"], "rows": [
+        ["Acquisition and integration costs", "$ 27", "$ 14"], ["Amortization charges", "3", "8"],
+        ["Restructuring and other charges, net", "255", "126"], ["Other items", "17", "—"],
+        ["Total", "$ 302", "$ 148"]]}, "unit": "million"}
+    # the sentence's "Total" would put a sum first; the question asks for a change
+    report = verify("Total operating income rose by 154 million.", table,
+                    question="What was the change in Total operating income in 2019 from 2018?")
+    assert report.items[0].status == "derived"

@@ -163,3 +163,30 @@ def test_json_with_nan_or_infinity_is_refused_naming_where(text, where):
         loads(text, "tools.json")
     assert "is not a JSON number" in str(err.value) and where in str(err.value)
     assert loads('{"NaN": "Infinity"}') == {"NaN": "Infinity"}  # as strings they are fine
+
+
+def test_level_and_tier_are_names_in_the_answer_too():
+    report_items = __import__("verifier").verify("Level 3 assets were $5 million.",
+                                                 {"note": "Level 3 assets were $5 million"}).items
+    assert [(i.text, i.status) for i in report_items] == [("$5 million", "exact")]
+
+
+@pytest.mark.parametrize(("text", "value"), [("Net change: (12) Million", -12), ("2 Customers accounted for 40%", 2),
+                                             ("3 Analysts raise price targets", 3)])
+def test_numbers_that_only_look_like_footnote_markers_stay_figures(text, value):
+    assert Decimal(value) in Haystack({"note": text}).numbers
+
+
+def test_an_object_named_fields_is_no_table_header():
+    hay = Haystack({"unit": "millions", "fields": {"revenue": 383.3}})
+    assert Decimal("383300000") in hay.numbers
+
+
+def test_a_dash_in_a_field_is_not_available_not_zero():
+    assert Decimal(0) not in Haystack({"symbol": "RIVN", "pe_ratio": "—"}).numbers
+
+
+def test_the_position_of_a_bare_nan_skips_strings():
+    from verifier.jsonio import loads
+    with pytest.raises(InputError, match="line 1, column 36"):
+        loads('{"note": "value is NaN here", "x": NaN}')

@@ -55,3 +55,29 @@ def test_long_prose_evidence_is_quoted_by_its_start_in_reasons():
     tools = [{"name": "filing", "output": {"paragraphs": [SHARES]}}]
     item = verify("In fiscal 2019, 6 million potential shares were excluded.", tools).items[-1]
     assert "…' at $.paragraphs[0]" in item.reason and item.evidence[0].raw == SHARES
+
+
+@pytest.mark.parametrize("text", [
+    "R&D expense was $12.1 million, or 8% of revenue, and $10.3 million, or 7% of revenue, for 2019 and 2018, "
+    "respectively.",
+    "Revenue and operating income were $100 million and $20 million in 2019 and $90 million and $15 million "
+    "in 2018, respectively.",
+])
+def test_figures_that_are_not_one_list_before_one_list_of_periods_get_none(text):
+    assert periods(text, "0.08") is None and periods(text, "2E+7") is None
+
+
+def test_a_year_that_names_something_else_is_not_the_figures_period():
+    text = "During 2019, we repaid $500 million of 2021 Notes and $300 million in 2019."
+    assert periods(text, "5E+8") is None and periods(text, "3E+8") == {2019}
+
+
+def test_a_date_in_january_or_february_names_no_period_in_prose_either():
+    text = "Total assets were $5.2 billion as of February 1, 2020 and $4.8 billion as of May 2, 2019."
+    assert periods(text, "5.2E+9") is None and periods(text, "4.8E+9") == {2019}
+
+
+def test_long_prose_is_quoted_around_the_figure():
+    tools = [{"name": "filing", "output": {"paragraphs": [SHARES]}}]
+    item = verify("The answer is 6 million.", tools).items[0]
+    assert "and 6 million for fiscal" in item.reason and item.reason.startswith("found as written '…")

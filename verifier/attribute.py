@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from normalizers import tickers
 
-from . import prose_periods
+from . import prose_periods, yearquarter
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack
 from .match import candidate_leaves, misattributed_item
@@ -150,7 +150,7 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
               if RELATIVE_PERIOD.search(answer, s, e)}
     named: dict[int, set[tuple[int, int | None]]] = {}  # scope start -> periods it names
     for mention, item in matched:
-        period = named_period(mention)
+        period = yearquarter.of_mention(mention)
         if period is not None:
             scope = starts[bisect.bisect_right(starts, mention.start) - 1]
             named.setdefault(scope, set()).add(period)
@@ -166,31 +166,13 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
             forms = frozenset(form.value for form in mention.num_forms)
             # a record's or column's period, or the one the text gives a figure in prose
             held = [prose_periods.periods_of(hay, leaf, forms) for leaf in leaves]
-            if leaves and None not in held and not any(_same_period(said, p) for ps in held if ps for p in ps):
+            if leaves and None not in held and not any(yearquarter.same(said, p) for ps in held if ps for p in ps):
                 owner = min(held[0] or ())
                 where = "record" if hay.period_of(leaves[0]) is not None else f"figure in {hay.path(leaves[0])}"
-                item = misattributed_item(item, hay, mention, _period_text(said),
-                                          owner=f"the {_period_text(owner)} {where}")
+                item = misattributed_item(item, hay, mention, yearquarter.text(said),
+                                          owner=f"the {yearquarter.text(owner)} {where}")
         items.append(item)
     return items
-
-
-def named_period(mention: Mention) -> tuple[int, int | None] | None:
-    """(year, quarter) a year or period mention names ("2025", "Q3 2025", "FY2025")."""
-    if mention.kind not in ("date", "period") or not mention.value:
-        return None
-    m = re.fullmatch(r"(?:FY)?(\d{4})(?:-Q([1-4]))?", mention.value)
-    if m is None:
-        return None
-    return int(m.group(1)), int(m.group(2)) if m.group(2) else None
-
-
-def _same_period(said: tuple[int, int | None], held: tuple[int, int | None]) -> bool:
-    return said[0] == held[0] and (said[1] is None or held[1] is None or said[1] == held[1])
-
-
-def _period_text(period: tuple[int, int | None]) -> str:
-    return f"Q{period[1]} {period[0]}" if period[1] else str(period[0])
 
 
 def _code_entity(hay: Haystack, mention: Mention) -> str | None:

@@ -23,14 +23,17 @@ import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import prose_periods
-from .attribute import RELATIVE_PERIOD, named_period
-from .derive import cue_words
+import stoplists
+
+from . import prose_periods, yearquarter
+from .attribute import RELATIVE_PERIOD
+from .derive import cue_terms
 from .extract import NUMERIC_KINDS, Extractor, Mention
 from .haystack import Haystack, LeafId
 from .match import candidate_leaves, misattributed_item
 from .models import Item
 from .sentences import content_words
+from .yearquarter import Period
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,14 +83,12 @@ def _row_of(hay: Haystack, leaf: LeafId) -> tuple[int, _Row] | None:
 
 
 @lru_cache(maxsize=1024)
-def _question_periods(ex: Extractor, question: str) -> tuple[tuple[int, int | None], ...]:
+def _question_periods(ex: Extractor, question: str) -> tuple[Period, ...]:
     """The years and quarters a question names, in order, once each; a full date names
     its year ("as of October 31, 2019 and 2018" names two)."""
-    found: dict[tuple[int, int | None], None] = {}
+    found: dict[Period, None] = {}
     for m in ex.extract(question, quoted=False):
-        period = named_period(m)
-        if period is None and m.kind == "date" and m.value and m.value[:4].isdigit():
-            period = (int(m.value[:4]), None)
+        period = yearquarter.of_mention(m, days=True)
         if period is not None:
             found[period] = None
     return tuple(found)
@@ -97,8 +98,7 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
           ) -> list[tuple[Mention, Item]]:
     """Pairs with values from cells the question does not point at marked misattributed."""
     asked_words = frozenset(content_words(question))
-    # "the proportion of cost of revenue in 2017 and 2018, respectively" asks for values
-    computes = bool(cue_words(question)) and not _RESPECTIVE.search(question)
+    computes = _computes(question)
     periods = asked_periods = _question_periods(ex, question)
     if (RELATIVE_PERIOD.search(answer) or _COMPARISON.search(answer)
             or any(m.kind in ("date", "period") for m, _ in matched)):
@@ -132,9 +132,19 @@ _RESPECTIVE = re.compile(r"(?i)\brespective(?:ly)?\b")
 _COMPARISON = re.compile(r"(?i)\b(?:versus|vs\.?|compared|against)\b")
 
 
+def _computes(question: str) -> bool:
+    """Whether the question asks for a number computed from the table ("the change in",
+    "the average"); not a comparison ("which year was higher") or a quantity a row
+    names ("the gross margin"), nor values listed "respectively"."""
+    if _RESPECTIVE.search(question):
+        return False
+    lookup = stoplists.load("not_computing_cues")
+    return any(w not in lookup for w in cue_terms(question))
+
+
 def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: frozenset[str],
-                 asked_period: tuple[int, int | None] | None, computes: bool,
-                 answer_words: frozenset[str], asked_periods: tuple[tuple[int, int | None], ...] = (),
+                 asked_period: Period | None, computes: bool,
+                 answer_words: frozenset[str], asked_periods: tuple[Period, ...] = (),
                  several: bool = False) -> Item:
     leaves = candidate_leaves(mention, hay)
     rows = [_row_of(hay, leaf) for leaf in leaves]
@@ -143,7 +153,7 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: froze
     if asked_period is not None:
         owner = _other_period(mention, hay, leaves, rows, asked_period)
         if owner is not None:
-            return misattributed_item(item, hay, mention, f"{_text(asked_period)} (the question's period)",
+            return misattributed_item(item, hay, mention, f"{yearquarter.text(asked_period)} (the question's period)",
                                       owner=owner)
     if any(r is None for r in rows):
         return item  # a copy outside a labelled table row: the value may come from there
@@ -161,7 +171,7 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: froze
 
 
 def _other_period(mention: Mention, hay: Haystack, leaves: list[LeafId], rows: list[tuple[int, _Row] | None],
-                  asked: tuple[int, int | None]) -> str | None:
+                  asked: Period) -> str | None:
     """Where the value belongs when every copy of it is of a period other than
     ``asked``: a table cell in another period's column (of a table that has a column
     for ``asked``), or a figure in prose that the text gives to another period ("1
@@ -178,20 +188,20 @@ def _other_period(mention: Mention, hay: Haystack, leaves: list[LeafId], rows: l
             owners.append((held, "column"))
         elif hay.is_string(leaf) and hay.period_of(leaf) is None:
             periods = prose_periods.periods_of(hay, leaf, forms)
-            if not periods or not prose_periods.covers(hay, leaf, asked, _same):
+            if not periods or not prose_periods.covers(hay, leaf, asked):
                 return None
             owners.extend((p, f"figure in {hay.path(leaf)}") for p in sorted(periods))
         else:
             return None
-    if any(_same(asked, held) for held, _ in owners):
+    if any(yearquarter.same(asked, held) for held, _ in owners):
         return None
     held, where = owners[0]
-    return f"the {_text(held)} {where}"
+    return f"the {yearquarter.text(held)} {where}"
 
 
 def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tuple[LeafId, tuple[int, _Row]]],
                     asked_words: frozenset[str], answer_words: frozenset[str],
-                    asked_periods: tuple[tuple[int, int | None], ...], several: bool) -> Item:
+                    asked_periods: tuple[Period, ...], several: bool) -> Item:
     """A question that asks for a computation ("the change in A from 2018 to 2019",
     "the average of A") answered with a value every copy of which is a cell either of
     a row other than A's (one the question does not name in full) or of A's row in a
@@ -201,7 +211,7 @@ def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tup
     # one value per period ("in 2019 and 2018, respectively") is no computation over them
     over_periods = len(asked_periods) >= 2 and not several
     outside: list[tuple[_Row, _Row]] = []  # (asked row, the cell's row)
-    operand: list[tuple[_Row, tuple[int, int | None]]] = []  # (asked row, the cell's period)
+    operand: list[tuple[_Row, Period]] = []  # (asked row, the cell's period)
     for leaf, (table, row) in cells:
         named = _asked_row(hay, table, asked_words)
         if named is None or row.stems <= answer_words:
@@ -223,7 +233,7 @@ def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tup
     named, held = operand[0]
     return misattributed_item(
         item, hay, mention, "the computation the question asks for",
-        owner=f"the {_text(held)} column of the row {named.label!r}, one value, not the computed one")
+        owner=f"the {yearquarter.text(held)} column of the row {named.label!r}, one value, not the computed one")
 
 
 def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...], hay: Haystack,
@@ -237,21 +247,21 @@ def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...]
     if flagged & set(operands) and not set(operands) <= flagged:
         return True
     periods = _question_periods(ex, question)
-    if not periods:
-        return False
+    if len(periods) < 2:
+        return False  # "the change in 2019" runs from the year before: any column may serve
     for leaf in operands:
         held = hay.period_of(leaf)
-        if held is not None and not any(_same(p, held) for p in periods):
+        if held is not None and not any(yearquarter.same(p, held) for p in periods):
             return True
     return False
 
 
-def _from_nothing(hay: Haystack, row: _Row, periods: tuple[tuple[int, int | None], ...]) -> bool:
+def _from_nothing(hay: Haystack, row: _Row, periods: tuple[Period, ...]) -> bool:
     """Whether ``row`` has, in one of ``periods``' columns, a cell that is zero or no
     number at all (a dash)."""
     for leaf in hay.children_leaves(row.node):
         held = hay.period_of(leaf)
-        if held is not None and any(_same(p, held) for p in periods):
+        if held is not None and any(yearquarter.same(p, held) for p in periods):
             value = hay.leaf_value.get(leaf)
             if value is None or value == 0:
                 return True
@@ -270,19 +280,11 @@ def _asked_row(hay: Haystack, table: int, asked_words: frozenset[str]) -> _Row |
     return widest if all(r.stems <= widest.stems for r in full) else None
 
 
-def _has_column(hay: Haystack, table: int, period: tuple[int, int | None]) -> bool:
+def _has_column(hay: Haystack, table: int, period: Period) -> bool:
     """Whether some cell of ``table`` is in ``period``'s column."""
     for row in _tables(hay)[0].get(table, []):
         for leaf in hay.children_leaves(row.node):
             held = hay.period_of(leaf)
-            if held is not None and _same(period, held):
+            if held is not None and yearquarter.same(period, held):
                 return True
     return False
-
-
-def _same(a: tuple[int, int | None], b: tuple[int, int | None]) -> bool:
-    return a[0] == b[0] and (a[1] is None or b[1] is None or a[1] == b[1])
-
-
-def _text(period: tuple[int, int | None]) -> str:
-    return f"Q{period[1]} {period[0]}" if period[1] else str(period[0])

@@ -73,14 +73,15 @@ def _rival(hay: Haystack, leaf: LeafId) -> tuple[str, LeafId] | None:
 
 def _agree(a: Decimal, b: Decimal) -> bool:
     """Whether two values are the same figure, one perhaps rounded: a quote feed's
-    142.3 and a position system's 142.31 do not disagree."""
+    227.5 and a position system's 227.52 do not disagree. Only a value written with
+    decimals counts as rounded (an integer 0 may be a JavaScript 0.0, not a rounding
+    of 0.45); it agrees with one within half a unit of its last digit."""
     if a == b:
         return True
     coarse, fine = (a, b) if _places(a) < _places(b) else (b, a)
-    try:
-        return fine.quantize(Decimal(1).scaleb(-_places(coarse))) == coarse
-    except InvalidOperation:  # more digits than the context holds: compare as they are
+    if _places(coarse) == 0:
         return False
+    return abs(fine - coarse) <= Decimal(5).scaleb(-_places(coarse) - 1)
 
 
 def _places(value: Decimal) -> int:

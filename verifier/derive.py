@@ -509,12 +509,18 @@ def _order(ops: tuple[str, ...], cues: tuple[str, ...]) -> list[str]:
     return ordered + [op for op in ops if op not in ordered]
 
 
+def cue_terms(text: str) -> tuple[str, ...]:
+    """The words of ``text`` that name a computation ("average", "change"), in order."""
+    table = stoplists.load_pairs("operation_cues")
+    return tuple(w for w in _WORD.findall(text.lower()) if w in table)
+
+
 def cue_words(text: str) -> tuple[str, ...]:
     """The operations the wording of ``text`` points to ("average" -> mean), in the
     order it first names them: "the change in Total operating income" asks for a
     difference; its "Total" is part of a row's name."""
     table = stoplists.load_pairs("operation_cues")
-    return tuple(dict.fromkeys(table[w] for w in _WORD.findall(text.lower()) if w in table))
+    return tuple(dict.fromkeys(table[w] for w in cue_terms(text)))
 
 
 def _search(mention: Mention, hay: Haystack, max_chance: float,

@@ -131,6 +131,11 @@ def is_hedged(text: str, start: int) -> bool:
         words.pop()
     return False
 
+#: Fair-value levels and capital tiers ("Level 2 inputs", "Tier 1 capital") are names,
+#: not figures, in answers and data alike.
+_LEVEL = r"(?<![\w])(?:Level|Tier)[ \t]+[1-3](?![\w.,%])"
+
+
 #: Spans whose digits are not values.
 _SKIP = re.compile(
     r"""
@@ -138,24 +143,29 @@ _SKIP = re.compile(
     | (?m:^[ \t]*\d{1,2}[.)](?=[ \t]))           # list numbering at the start of a line
     | (?<![\w])\d+(?:st|nd|rd|th)(?![\w])        # ordinals
     | (?<=[A-Za-z]-)\d+(?![\w])                  # COVID-19, Win-10
+    | """ + _LEVEL + """                           # Level 2, Tier 1
     """,
     re.VERBOSE,
 )
 
-#: Reference numbers in tool data that are not values: footnote markers glued to a
-#: label ("Total lease liabilities(1)") or opening a footnote ("(1) During the year",
-#: "2 Includes the value", "Notes: 1 Excludes"), and fair-value levels ("Level 2").
-#: Filing tables carry these everywhere; read as figures, they "support" any small
-#: number an answer states.
-_DATA_SKIP = re.compile(
-    r"""
-      (?<=[A-Za-z])\(\d{1,2}\)(?![\w])                   # label(1)
-    | (?:^|(?<=[.;:]))[ \t]*\(\d{1,2}\)(?=[ \t]+[A-Z])     # (1) A footnote. (2) Another
-    | ^[ \t]*(?:Notes?:[ \t]*)?\d{1,2}(?=[ \t]+[A-Z][a-z]+[ \t]+[a-z])  # 2 Includes the
-    | (?<![\w])(?:Level|Tier)[ \t]+[1-3](?![\w.,%])        # Level 2, Tier 1
-    """,
-    re.VERBOSE,
-)
+@lru_cache(maxsize=1)
+def _data_skip() -> re.Pattern[str]:
+    """Reference numbers in tool data that are not values: footnote markers glued to a
+    label ("Total lease liabilities(1)") or opening a footnote ("(1) During the year
+    ended", "2 Includes the value", "Notes: 1 Excludes"), and fair-value levels. Filing
+    tables carry these everywhere; read as figures, they "support" any small number an
+    answer states."""
+    openers = "|".join(sorted(stoplists.load("footnote_openers")))
+    return re.compile(
+        rf"""
+          (?<=[A-Za-z])\(\d{{1,2}}\)(?![\w])                        # label(1)
+        | (?:^|(?<=[.;]))[ \t]*\(\d{{1,2}}\)(?=[ \t]+[A-Z][a-z]+[ \t]+[a-z])  # (1) A sentence
+        | ^[ \t]*(?:Notes?:[ \t]*)?\d{{1,2}}(?=[ \t]+(?i:{openers})\b)  # 2 Includes ...
+        | {_LEVEL}
+        """,
+        re.VERBOSE,
+    )
+
 
 _CODE_NAMES = re.compile(r"(?i:\b(ISIN|CUSIP|SEDOL|LEI)\b)[\s:#]*$")
 
@@ -210,7 +220,7 @@ class Extractor:
             for m in _SKIP.finditer(folded):
                 _claim(claimed, m.start(), m.end())
         elif len(folded) > 6:  # a cell "(1)" alone is an accounting negative
-            for m in _DATA_SKIP.finditer(folded):
+            for m in _data_skip().finditer(folded):
                 _claim(claimed, m.start(), m.end())
         if quoted and ('"' in folded or "“" in folded or "«" in folded or "'" in folded):
             out.extend(self._quote_mentions(text, folded))

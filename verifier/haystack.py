@@ -30,9 +30,10 @@ from typing import Any, NamedTuple
 
 import regex
 
-from normalizers import NormalizeError, dates, numbers, periods, quotes, tickers
+from normalizers import NormalizeError, amounts, dates, numbers, periods, quotes, tickers
 from normalizers._text import fold
 
+from . import yearquarter
 from ._errors import InputError, LimitError
 from .extract import Extractor, extractor
 
@@ -187,6 +188,7 @@ class Haystack:
         self._mentions_cache: dict[str, list[Any]] = {}
         self.tool_scale: dict[int, Decimal] = {}  # tool index -> scale from a unit field
         self.key_leaves: set[LeafId] = set()  # leaves that are object keys, not values
+        self._header_nodes: set[int] = set()  # a table's header lists ("columns" beside "rows")
         #: each numeric leaf's own number as written (a percent string "4.00%" -> 4.00):
         #: the operands the derive stage combines
         self.leaf_value: dict[LeafId, Decimal] = {}
@@ -248,6 +250,8 @@ class Haystack:
             if not isinstance(key, str):
                 key = str(key)
             child_node = self._node(node, key)
+            if headers is not None and key in _HEADER_KEYS and isinstance(child, (list, tuple)):
+                self._header_nodes.add(child_node)
             if _may_name_something(key):
                 self._index_key(tool.index, child_node, key)
             child_scale = key_scale(key) or scale
@@ -341,8 +345,13 @@ class Haystack:
     def _index_string(self, leaf: LeafId, value: str, key: str | None, scale: Decimal | None) -> None:
         self._strings.append(leaf)
         if len(value) <= 5 and value.strip() in _NIL_CELLS:
-            # "0" may cite it; it is not an operand (derive's "x - 0" would explain any x)
-            self.numbers[Decimal(0)].append(NumRef(leaf, "dash read as zero", value.strip()))
+            node = self.leaves[leaf].node
+            column = self._segment[node]
+            if isinstance(column, int) and column > 0 and isinstance(self._segment[self._parent[node]], int):
+                # a table cell (a row list's element after its label): "0" may cite it,
+                # but it is no operand (derive's "x - 0" would explain any x). A dash in
+                # a field ({"pe_ratio": "—"}) means "not available", not zero
+                self.numbers[Decimal(0)].append(NumRef(leaf, "dash read as zero", value.strip()))
             return
         if len(value) > 1_000_000:
             return  # kept for quotes; too long to read for values
@@ -433,13 +442,13 @@ class Haystack:
             self.numbers[value].append(ref)
 
     def _in_headers(self, leaf: LeafId) -> bool:
-        """Whether a leaf is a table's column header (``columns[2]``, ``header_rows[0][1]``)."""
+        """Whether a leaf is a table's column header (``columns[2]``, ``header_rows[0][1]``):
+        under a header list that sits beside the table's rows."""
         node = self._parent[self.leaves[leaf].node]
         for _ in range(2):
             if node < 0:
                 return False
-            segment = self._segment[node]
-            if isinstance(segment, str) and segment in _HEADER_KEYS:
+            if node in self._header_nodes:
                 return True
             node = self._parent[node]
         return False
@@ -701,44 +710,60 @@ _YEAR_QUARTER = regex.compile(r"^(?:FY)?(\d{4})(?:-Q([1-4]))?(?:-\d\d(?:-\d\d)?)
 
 
 #: A column header that is a year and the unit of the figures under it ("2019 €m",
-#: "FY2019 $'000", "2018 US$ million"), as annual reports print them.
-_YEAR_AND_UNIT = regex.compile(
-    r"^(?:FY ?)?(\d{4}) ?(?:[€$£¥]|US\$|A\$|C\$|[A-Z]{3})? ?(?:m|mn|bn|k|'000|000|millions?|billions?|thousands?)?$",
-    regex.IGNORECASE)
-
-
+#: "FY2019 $'000", "2018 US$ million"), as annual reports print them: the year, then
+#: words that :func:`_is_unit_word` accepts.
+_YEAR_THEN = regex.compile(r"^(?:FY ?)?(\d{4})((?: [^ ]+){0,2})$")
+_SCALE_WORDS = frozenset({"m", "mn", "bn", "k", "'000", "000", "million", "millions", "billion", "billions",
+                          "thousand", "thousands"})
+#: A column header that is a reporting date: "April 26, 2019", "Year ended December 31,
+#: 2018", "As of Dec. 31, 2019" (the date itself is read by normalizers.dates).
 _DATE_HEADER = regex.compile(
-    r"^(?:(?:As of|As at|At|Fiscal year ended|Year ended|Years ended|Twelve months ended|For the year ended)\s+)?"
-    r"(January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?\s+\d{1,2},?\s+((?:19|20)\d\d)$",
-    regex.IGNORECASE)
+    r"""^(?:(?:as\ of|as\ at|at|(?:fiscal\ )?years?\ ended|twelve\ months\ ended|for\ the\ year\ ended)\ +)?
+        (?P<date>.{6,24})$""",
+    regex.IGNORECASE | regex.VERBOSE)
+
+
+def _is_unit_word(word: str) -> bool:
+    """A scale ("m", "'000"), a currency (Babel's codes and symbols: "€", "US$", "EUR"),
+    or a currency glued to a scale ("€m", "$'000")."""
+    if word.lower() in _SCALE_WORDS:
+        return True
+    table = amounts.symbol_table()
+    return any(word[:i] in table and (i == len(word) or word[i:].lower() in _SCALE_WORDS)
+               for i in range(len(word), 0, -1))
 
 
 @lru_cache(maxsize=8192)
 def _year_quarter(key: str) -> tuple[int, int | None] | None:
     """"2025-Q3", "Q3 2025", "3Q25" -> (2025, 3); "2025", "FY2025", "2025-03-31",
-    "2025 €m", "H1 2025" -> (2025, None)."""
-    m = _YEAR_QUARTER.match(key) or _YEAR_AND_UNIT.match(key)
+    "2025 €m", "H1 2025", "April 26, 2025" -> (2025, None)."""
+    m = _YEAR_QUARTER.match(key)
     if m is None:
-        dated = _DATE_HEADER.match(key)
-        if dated is not None:
-            # a column "April 26, 2019" or "Year ended December 31, 2019" is that year's;
-            # one ending in January or February is usually the fiscal year before
-            # (retailers' "February 1, 2020" is fiscal 2019), so it names none
-            month = dated.group(1)[:3].lower()
-            return None if month in ("jan", "feb") else (int(dated.group(2)), None)
-        if len(key) > 16 or not any(ch.isdigit() for ch in key):
+        m = _YEAR_THEN.match(key)
+        if m is not None and not all(_is_unit_word(w) for w in m.group(2).split()):
+            m = None
+    if m is not None:
+        if not 1900 <= int(m.group(1)) <= 2100:  # "1000" shares is not a year
             return None
+        return int(m.group(1)), int(m.group(2)) if m.re is _YEAR_QUARTER and m.group(2) else None
+    dated = _DATE_HEADER.match(key) if any(ch.isalpha() for ch in key) else None
+    if dated is not None:
         try:
-            period = periods.parse(key)
+            day = dates.parse(dated.group("date"))
         except NormalizeError:
-            return None
-        if period.year is None:
-            return None
-        return period.year, period.index if period.kind == "quarter" else None
-    if not 1900 <= int(m.group(1)) <= 2100:  # "1000" shares is not a year
+            day = None
+        if day is not None and day.year is not None and day.month is not None:
+            # a reporting date: its year, unless it falls in January or February
+            return yearquarter.of_date(day.year, day.month)
+    if len(key) > 16 or not any(ch.isdigit() for ch in key):
         return None
-    return int(m.group(1)), int(m.group(2)) if m.re is _YEAR_QUARTER and m.group(2) else None
+    try:
+        period = periods.parse(key)
+    except NormalizeError:
+        return None
+    if period.year is None:
+        return None
+    return period.year, period.index if period.kind == "quarter" else None
 
 
 @lru_cache(maxsize=8192)

@@ -33,7 +33,8 @@ def _constant(token: str) -> Any:
     raise _NotJSON(token)
 
 
-_CONSTANT = re.compile(r"(?<![\w\"])(?:NaN|-?Infinity)(?![\w\"])")
+#: A JSON string (skipped) or a bare NaN / Infinity (found).
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(?P<bare>NaN|-?Infinity)')
 
 
 def loads(text: str | bytes, where: str = "input") -> Any:
@@ -52,11 +53,10 @@ def loads(text: str | bytes, where: str = "input") -> Any:
 
 
 def _position(text: str | bytes, token: str) -> str:
-    """" at line L, column C" of the first bare ``token`` (best effort: outside strings
-    in any JSON a parser got this far into)."""
+    """" at line L, column C" of the first bare ``token``, outside strings."""
     decoded = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
     for m in _CONSTANT.finditer(decoded):
-        if m.group().lstrip("-") == token.lstrip("-"):
+        if m.group("bare") == token:
             line = decoded.count("\n", 0, m.start()) + 1
             return f" at line {line}, column {m.start() - decoded.rfind(chr(10), 0, m.start())}"
     return ""

@@ -94,7 +94,7 @@ def misattributed_item(item: Item, hay: Haystack, mention: Mention, named: str, 
         ev = [_evidence(hay, leaf, f"{owner}") for leaf in leaves[:3]]
     return item.model_copy(update={
         "status": "misattributed", "flagged": True, "evidence": ev, "evidence_total": len(leaves),
-        "reason": f"{_where(ev[0])} belongs to {owner}, not {named}",
+        "reason": f"{_where(ev[0], mention)} belongs to {owner}, not {named}",
     })
 
 
@@ -139,10 +139,22 @@ def _evidence(hay: Haystack, leaf: LeafId, how: str) -> Evidence:
     )
 
 
-def _where(ev: Evidence) -> str:
-    # a paragraph is quoted by its start: the evidence keeps it whole
-    raw = ev.raw if len(ev.raw) <= 80 else ev.raw[:60].rstrip() + "…"
-    return f"{raw!r} at {ev.path} in {ev.tool}"
+def _where(ev: Evidence, near: Mention | None = None) -> str:
+    return f"{_quote(ev.raw, near)!r} at {ev.path} in {ev.tool}"
+
+
+def _quote(raw: str, near: Mention | None) -> str:
+    """A long text quoted around the figure the answer states (or by its start): the
+    evidence keeps it whole."""
+    if len(raw) <= 80:
+        return raw
+    needles = [n for n in ((near.text, near.digits) if near is not None else ()) if n]
+    found = next(((raw.find(n), n) for n in needles if n in raw), None)
+    if found is None:
+        return raw[:60].rstrip() + "…"
+    at, needle = found
+    start, end = max(0, at - 30), min(len(raw), at + len(needle) + 30)
+    return ("…" if start else "") + raw[start:end].strip() + ("…" if end < len(raw) else "")
 
 
 # -- keyed kinds: tickers, dates, periods, codes, quotes ---------------------------------
@@ -215,8 +227,8 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
         how = "rounded" + (", sign not stated" if flipped else "")
         ev = [_evidence(hay, ref.leaf, how)]
         if hedged:
-            return _item(mention, "rounded", f"rounds from {_where(ev[0])}; marked as approximate", ev, 1)
-        return _item(mention, "drift", f"{_where(ev[0])} rounds to this, but the answer does not say "
+            return _item(mention, "rounded", f"rounds from {_where(ev[0], mention)}; marked as approximate", ev, 1)
+        return _item(mention, "drift", f"{_where(ev[0], mention)} rounds to this, but the answer does not say "
                      "it is approximate", ev, 1)
     wrong_way = _opposite_sign(mention, hay)
     if wrong_way is not None:
@@ -315,7 +327,7 @@ def _supported(mention: Mention, hay: Haystack, policy: Policy,
             evidence.append(_evidence(hay, ref.leaf, _how(form, ref, flipped, is_exact(form, ref, flipped))))
     exact = is_exact(*ranked[0])
     status: Status = "exact" if exact else "normalized"
-    reason = ("found as written " if exact else "matches ") + _where(evidence[0])
+    reason = ("found as written " if exact else "matches ") + _where(evidence[0], mention)
     if not exact and evidence[0].how != "reformatted":
         reason += f" ({evidence[0].how})"
     return _item(mention, status, reason, evidence, len(seen))

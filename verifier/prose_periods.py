@@ -20,13 +20,12 @@ from __future__ import annotations
 import itertools
 import re
 import weakref
-from collections.abc import Callable
 from decimal import Decimal
 
+from . import yearquarter
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack, LeafId
-
-Period = tuple[int, int | None]
+from .yearquarter import Period
 
 #: leaf -> [(the figure's values in every form, its period)]
 _CACHE: weakref.WeakKeyDictionary[Haystack, dict[LeafId, list[tuple[frozenset[Decimal], Period]]]] = (
@@ -34,9 +33,15 @@ _CACHE: weakref.WeakKeyDictionary[Haystack, dict[LeafId, list[tuple[frozenset[De
 
 _CLAUSE_END = re.compile(r"(?<=[;])\s+|(?<=[.!?])\s+(?=[A-Z(])")
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
-#: Between a figure and its year: "in", "for fiscal", "as of December 31,", "during".
-_BRIDGE = re.compile(r"(?i)^[\s,]*(?:in|for|during|at|as of|as at|of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|"
-                     r"financial\s+year\s+|year\s+)?(?:[A-Z][a-z]+\s+\d{1,2},?\s+)?$")
+#: Between a figure and its year: "in", "for fiscal", "as of", "during".
+_BRIDGE = re.compile(
+    r"""^[\s,]*(?:in|for|during|at|as\ of|as\ at)\s+(?:the\s+)?
+        (?:fiscal\s+(?:year\s+)?|financial\s+year\s+|year\s+)?$""",
+    re.IGNORECASE | re.VERBOSE)
+#: After the year, the phrase must end: "$500 million of 2021 Notes" is no 2021 figure.
+_PHRASE_END = re.compile(r"^\s*(?:$|[,.;:)]|(?:and|compared|versus|vs|respectively|from)\b)", re.IGNORECASE)
+#: Between the items of one list: ", ", " and ", ", and ", " or ".
+_LIST_GAP = re.compile(r"^\s*,?\s*(?:(?:and|or)\s+)?(?:fiscal\s+)?$", re.IGNORECASE)
 #: Text longer than this is not read for periods (a document pasted into one field).
 MAX_TEXT = 20_000
 
@@ -52,10 +57,9 @@ def periods_of(hay: Haystack, leaf: LeafId, forms: frozenset[Decimal]) -> frozen
     return found or None
 
 
-def covers(hay: Haystack, leaf: LeafId, period: Period,
-           same: Callable[[Period, Period], bool]) -> bool:
+def covers(hay: Haystack, leaf: LeafId, period: Period) -> bool:
     """Whether the text at ``leaf`` gives some figure the period ``period``."""
-    return any(same(period, p) for _, p in _figures(hay, leaf))
+    return any(yearquarter.same(period, p) for _, p in _figures(hay, leaf))
 
 
 def _figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Period]]:
@@ -76,52 +80,47 @@ def _read(hay: Haystack, text: str) -> list[tuple[frozenset[Decimal], Period]]:
         start = end
         mentions = hay.extractor.extract(clause, quoted=False, data=True)
         if _RESPECTIVELY.search(clause):
-            out.extend(_respectively(mentions))
+            out.extend(_respectively(clause, mentions))
         else:
             out.extend(_followed_by_year(clause, mentions))
     return out
-
-
-def _period(mention: Mention) -> Period | None:
-    """The year (and quarter) a date or period mention names."""
-    if mention.kind not in ("date", "period") or not mention.value:
-        return None
-    m = re.match(r"(?:FY)?(\d{4})(?:-Q([1-4]))?", mention.value)
-    if m is None:
-        return None
-    return int(m.group(1)), int(m.group(2)) if m.group(2) else None
 
 
 def _values(mention: Mention) -> frozenset[Decimal]:
     return frozenset(form.value for form in mention.num_forms)
 
 
-def _respectively(mentions: list[Mention]) -> list[tuple[frozenset[Decimal], Period]]:
-    """"A, B and C ... in 2019, 2018 and 2017, respectively": the figures before the
-    list of periods, paired in order."""
+def _respectively(clause: str, mentions: list[Mention]) -> list[tuple[frozenset[Decimal], Period]]:
+    """"A, B and C ... in 2019, 2018 and 2017, respectively": one unbroken list of
+    figures, then one unbroken list of as many periods, and no figure after them;
+    anything else ("$12.1 million, or 8% of revenue, and $10.3 million ... for 2019 and
+    2018") says nothing."""
     figures = [m for m in mentions if m.kind in NUMERIC_KINDS and m.num_forms]
-    periods = [(m, p) for m in mentions if (p := _period(m)) is not None]
+    periods = [(m, p) for m in mentions if (p := yearquarter.of_mention(m, days=True)) is not None]
     if len(periods) < 2 or not figures:
         return []
-    # the list of periods is the run after the last figure that precedes it
-    first = next((i for i, (m, _) in enumerate(periods) if m.start > figures[0].end), None)
-    if first is None:
+    # the periods after the first figure: the list the figures are paired with
+    run = [(m, p) for m, p in periods if m.start > figures[0].end]
+    if len(run) != len(figures) or figures[-1].end > run[0][0].start:
         return []
-    run = [p for m, p in periods[first:]]
-    before = [m for m in figures if m.end <= periods[first][0].start]
-    if len(run) < 2 or not before or len(before) % len(run):
+    if not (_one_list(clause, figures) and _one_list(clause, [m for m, _ in run])):
         return []
-    return [(_values(m), run[i % len(run)]) for i, m in enumerate(before)]
+    return [(_values(m), p) for m, (_, p) in zip(figures, run, strict=True)]
+
+
+def _one_list(clause: str, items: list[Mention]) -> bool:
+    return all(_LIST_GAP.match(clause[a.end:b.start]) for a, b in itertools.pairwise(items))
 
 
 def _followed_by_year(clause: str, mentions: list[Mention]) -> list[tuple[frozenset[Decimal], Period]]:
     """"$290.2 million in 2019": a figure whose next mention is a year, joined by a
-    short bridge ("in", "for fiscal", "as of December 31,")."""
+    short bridge ("in", "for fiscal", "as of") and ending the phrase."""
     out = []
     for figure, nxt in itertools.pairwise(mentions):
         if figure.kind not in NUMERIC_KINDS or not figure.num_forms:
             continue
-        period = _period(nxt)
-        if period is not None and _BRIDGE.match(clause[figure.end:nxt.start]):
+        period = yearquarter.of_mention(nxt, days=True)
+        if (period is not None and _BRIDGE.match(clause[figure.end:nxt.start])
+                and _PHRASE_END.match(clause[nxt.end:])):
             out.append((_values(figure), period))
     return out

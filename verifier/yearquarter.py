@@ -1,0 +1,43 @@
+"""Periods as (year, quarter or None) pairs: read from mentions and dates, compared,
+printed. One place for the rules every period check shares (attribution, the
+question's cells, figures in prose, column headers)."""
+
+from __future__ import annotations
+
+import re
+
+from .extract import Mention
+
+Period = tuple[int, int | None]
+
+_VALUE = re.compile(r"(?:FY)?(\d{4})(?:-Q([1-4]))?")
+_DAY = re.compile(r"(\d{4})-(\d\d)-\d\d")
+
+
+def of_date(year: int, month: int) -> Period | None:
+    """The period a day names: its year, except for January and February, when a
+    period ending then is usually the fiscal year before (a retailer's "February 1,
+    2020" is fiscal 2019) and the year says nothing certain."""
+    return None if month <= 2 else (year, None)
+
+
+def of_mention(mention: Mention, days: bool = False) -> Period | None:
+    """The period a year, quarter or fiscal-year mention names ("2025", "Q3 2025",
+    "FY2025"); with ``days``, a full date names its year too (:func:`of_date`)."""
+    if mention.kind not in ("date", "period") or not mention.value:
+        return None
+    m = _VALUE.fullmatch(mention.value)
+    if m is not None:
+        return int(m.group(1)), int(m.group(2)) if m.group(2) else None
+    day = _DAY.fullmatch(mention.value) if days else None
+    return of_date(int(day.group(1)), int(day.group(2))) if day is not None else None
+
+
+def same(a: Period, b: Period) -> bool:
+    """Whether two periods can be the same: a year matches any of its quarters."""
+    return a[0] == b[0] and (a[1] is None or b[1] is None or a[1] == b[1])
+
+
+def text(period: Period) -> str:
+    """"Q3 2025" or "2025"."""
+    return f"Q{period[1]} {period[0]}" if period[1] else str(period[0])
