@@ -150,7 +150,7 @@ T2 = [{"name": "filing", "output": {"table": {"columns": ["", "2019", "2018"], "
     ("2019, at 12,640.", "In which year was revenue higher, 2018 or 2019?"),   # a comparison
     ("It was 59% in both years.", "What was the gross margin in 2019 and 2018?"),  # a row's name
     ("It was 12.5.", "What was the average price in 2019?"),  # one period: the row may hold it
-    ("Revenue was 12,640 and 11,210, so the average was 11,925.",
+    ("The two years were 12,640 and 11,210; the average was 11,925.",
      "What was the average revenue in 2018 and 2019?"),  # the operands stated with the result
 ])
 def test_lookups_and_stated_operands_are_not_wrong_computations(answer, question):
