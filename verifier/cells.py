@@ -1,19 +1,25 @@
-"""Asked cells: a value from the wrong row or column of a table the question points at.
+"""Asked cells: a value from the wrong row, column or period the question points at.
 
 "What was the revenue in 2019?" answered with a number that is in the table, but in
-the cost row, or in the 2018 column: the number exists, the claim is wrong. When the
-question names exactly one period and the table has a column for it, or its words name
-exactly one row of the table (every word of the row's label is in the question, and
-no other row's is), a value found only in cells outside that row or column is
-``misattributed``, with the cell it came from as evidence.
+the cost row, or in the 2018 column, or a figure the filing's prose gives to 2018: the
+number exists, the claim is wrong. When the question names one period (and the table
+has a column for it, or the prose speaks of it), or its words name exactly one row of
+a table (every word of the row's label is in the question, and no other row's is), a
+value found only outside that row or period is ``misattributed``, with where it came
+from as evidence.
+
+A question that asks for a computation ("the change in revenue from 2018 to 2019", "the
+average of ...") is held to it: a value that is another row's cell, or one of the asked
+row's own cells in a period the computation runs over (the 2019 value given as the
+change), is flagged, and the derive stage may then explain it from the asked cells
+(:func:`refuses_rescue` says when a rescue explains nothing).
 
 Deliberately narrow, because a wrong flag on a correct answer costs more than a missed
-one: only exact (not rounded or derived) values, only values every copy of which sits
-in a labelled table row (a copy in prose or outside a table means the value may come
-from there), a column check only when the answer names no period and no relative one
-("a year earlier"), and only against a row or column the question names without doubt. A question that asks for a
-computation ("the change in", "the sum of": derive's operation cues) gets no row check,
-and a value the column check flags is still offered to the derive stage.
+one: only exact (not rounded or derived) values; a copy outside any labelled row or
+dated prose figure means the value may come from there; a period check only when the
+answer names no period and no relative one ("a year earlier"); only rows the question
+names without doubt; comparisons ("which year was higher") and quantities a row names
+("the gross margin") are lookups, not computations.
 """
 
 from __future__ import annotations
@@ -112,15 +118,25 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
         period_of = dict(zip(values, periods, strict=True))
     else:
         period_of = {}
-    answer_words = frozenset(content_words(answer))
-    several = len(values) > 1 or bool(_RESPECTIVE.search(question))
+    asked = _Asked(asked_words, frozenset(content_words(answer)), computes, asked_periods,
+                   several=len(values) > 1 or bool(_RESPECTIVE.search(question)))
     out = []
     for i, (mention, item) in enumerate(matched):
         if mention.kind in NUMERIC_KINDS and item.status in ("exact", "normalized"):
-            item = _check_value(mention, item, hay, asked_words, period_of.get(i), computes, answer_words,
-                                asked_periods, several)
+            item = _check_value(mention, item, hay, asked, period_of.get(i))
         out.append((mention, item))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """What the question (and the answer's own words) point at, for every value."""
+
+    words: frozenset[str]  # the question's content words
+    answer_words: frozenset[str]
+    computes: bool  # it asks for a computed number (:func:`_computes`)
+    periods: tuple[Period, ...]  # the periods it names, in order
+    several: bool  # the answer states several values, or the question lists them "respectively"
 
 
 _YEAR = re.compile(r"(?:FY)?(?:19|20)\d\d")
@@ -142,10 +158,7 @@ def _computes(question: str) -> bool:
     return any(w not in lookup for w in cue_terms(question))
 
 
-def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: frozenset[str],
-                 asked_period: Period | None, computes: bool,
-                 answer_words: frozenset[str], asked_periods: tuple[Period, ...] = (),
-                 several: bool = False) -> Item:
+def _check_value(mention: Mention, item: Item, hay: Haystack, asked: _Asked, asked_period: Period | None) -> Item:
     leaves = candidate_leaves(mention, hay)
     rows = [_row_of(hay, leaf) for leaf in leaves]
     if not leaves:
@@ -158,14 +171,14 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked_words: froze
     if any(r is None for r in rows):
         return item  # a copy outside a labelled table row: the value may come from there
     cells = [(leaf, r) for leaf, r in zip(leaves, rows, strict=True) if r is not None]
-    if computes:
-        return _check_computed(mention, item, hay, cells, asked_words, answer_words, asked_periods, several)
+    if asked.computes:
+        return _check_computed(mention, item, hay, cells, asked)
     asked_rows = []
     for _, (table, row) in cells:
-        asked = _asked_row(hay, table, asked_words)
-        if asked is None or asked.node == row.node or row.stems & asked_words or row.stems <= answer_words:
+        named = _asked_row(hay, table, asked.words)
+        if named is None or named.node == row.node or row.stems & asked.words or row.stems <= asked.answer_words:
             return item  # no row named without doubt, the question touches this row, or the answer names it
-        asked_rows.append(asked)
+        asked_rows.append(named)
     return misattributed_item(item, hay, mention, f"the row {asked_rows[0].label!r} the question asks about",
                               owner=f"the row {cells[0][1][1].label!r}")
 
@@ -200,8 +213,7 @@ def _other_period(mention: Mention, hay: Haystack, leaves: list[LeafId], rows: l
 
 
 def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tuple[LeafId, tuple[int, _Row]]],
-                    asked_words: frozenset[str], answer_words: frozenset[str],
-                    asked_periods: tuple[Period, ...], several: bool) -> Item:
+                    asked: _Asked) -> Item:
     """A question that asks for a computation ("the change in A from 2018 to 2019",
     "the average of A") answered with a value every copy of which is a cell either of
     a row other than A's (one the question does not name in full) or of A's row in a
@@ -209,20 +221,20 @@ def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tup
     is flagged; the derive stage then re-tries it, so a computation that happens to
     equal a cell ("the average of 4 and 4") passes."""
     # one value per period ("in 2019 and 2018, respectively") is no computation over them
-    over_periods = len(asked_periods) >= 2 and not several
+    over_periods = len(asked.periods) >= 2 and not asked.several
     outside: list[tuple[_Row, _Row]] = []  # (asked row, the cell's row)
     operand: list[tuple[_Row, Period]] = []  # (asked row, the cell's period)
     for leaf, (table, row) in cells:
-        named = _asked_row(hay, table, asked_words)
-        if named is None or row.stems <= answer_words:
+        named = _asked_row(hay, table, asked.words)
+        if named is None or row.stems <= asked.answer_words:
             return item  # no row named without doubt, or the answer names this one
         if named.node != row.node:
-            if row.stems <= asked_words:
+            if row.stems <= asked.words:
                 return item  # a row the question names too ("Revenue" in "cost of revenue")
             outside.append((named, row))
             continue
         held = hay.period_of(leaf)
-        if not over_periods or held is None or _from_nothing(hay, row, asked_periods):
+        if not over_periods or held is None or _from_nothing(hay, row, asked.periods):
             # a column that is no period ("Change", "Total") may hold the result; the
             # change from a period printed "-" or 0 is the other period's value
             return item
