@@ -112,6 +112,16 @@ def run(quick: bool = False) -> dict[str, Any]:
             "naive_cold": partial(baseline.unsupported, answer, big),
         }, 3 if size >= 10_000 else 5, 5 if size >= 10_000 else 20)
         scaling.append({"leaves": len(h), "index_ms": round(index_ms, 2), **{k: round(v, 1) for k, v in timing.items()}})
+    # many tool results, each with a unit field: indexing should grow with the tools, not
+    # their square (each unit field used to rescan the whole index)
+    tools_count = []
+    for count in (10, 100, 400):
+        many = [{"name": f"filing_{i}", "output": {"unit": "millions", "rows": [
+            {"item": f"line {j}", "value": j + i / 10, "note": f"{j}.5 in the year"} for j in range(40)]}}
+            for i in range(count)]
+        gc.collect()
+        index_ms = min(_median_us(partial(Haystack, many), 1) / 1000 for _ in range(3))
+        tools_count.append({"tools": count, "leaves": len(Haystack(many)), "index_ms": round(index_ms, 1)})
     # long answers over the seed data: the cost should grow with the answer, not its square
     lengths = []
     for copies in (1, 10, 40, 160):
@@ -127,6 +137,7 @@ def run(quick: bool = False) -> dict[str, Any]:
                  **{k: round(v, 1) for k, v in seed.items()}},
         "scaling": scaling,
         "answer_length": lengths,
+        "tools_count": tools_count,
     }
 
 
@@ -157,6 +168,11 @@ def markdown(result: dict[str, Any]) -> str:
     for row in result.get("answer_length", []):
         lines.append(f"| {row['chars']:,} | {row['verify_warm'] / 1000:.1f} | {row['naive_warm'] / 1000:.2f} | "
                      f"{row['verify_warm'] / row['chars']:.2f} |")
+    lines += ["", "Many tool results (40 rows each, every one with a `unit` field), index build:", "",
+              "| tool results | leaves | index build ms | ms per tool result |", "|---:|---:|---:|---:|"]
+    for row in result.get("tools_count", []):
+        lines.append(f"| {row['tools']:,} | {row['leaves']:,} | {row['index_ms']:.1f} | "
+                     f"{row['index_ms'] / row['tools']:.2f} |")
     return "\n".join(lines)
 
 

@@ -189,6 +189,7 @@ class Haystack:
         self.tool_scale: dict[int, Decimal] = {}  # tool index -> scale from a unit field
         self.key_leaves: set[LeafId] = set()  # leaves that are object keys, not values
         self._header_nodes: set[int] = set()  # a table's header lists ("columns" beside "rows")
+        self._plain: list[tuple[Decimal, NumRef]] = []  # the tool being read's numbers as written
         #: each numeric leaf's own number as written (a percent string "4.00%" -> 4.00):
         #: the operands the derive stage combines
         self.leaf_value: dict[LeafId, Decimal] = {}
@@ -218,6 +219,7 @@ class Haystack:
         return len(self.leaves) - 1
 
     def _walk(self, tool: Tool) -> None:
+        self._plain = []
         root = self._node(-1, None)
         first_leaf = len(self.leaves)
         unit_scale: Decimal | None = None
@@ -238,6 +240,7 @@ class Haystack:
         if unit_scale is not None:
             self.tool_scale[tool.index] = unit_scale
             self._apply_unit_scale(first_leaf, unit_scale)
+        self._plain = []
 
     def _walk_object(
         self, tool: Tool, obj: dict[Any, Any], node: int, scale: Decimal | None,
@@ -323,7 +326,7 @@ class Haystack:
     def _index_number(
         self, leaf: LeafId, number: Decimal, raw: str, key: str | None, scale: Decimal | None
     ) -> None:
-        self.numbers[number].append(NumRef(leaf, "value", raw))
+        self._add_plain(number, NumRef(leaf, "value", raw))
         self.leaf_value[leaf] = number
         if key is not None and _is_percent_key(key):  # {"change_pct": 1.43} is 0.0143 too
             self.percent_leaves.add(leaf)
@@ -379,7 +382,11 @@ class Haystack:
             how = "value" if whole else "in text"
             digits = mention.digits or mention.text
             for form in mention.num_forms:
-                self.numbers[form.value].append(NumRef(leaf, how if form.how == "as written" else form.how, digits))
+                ref = NumRef(leaf, how if form.how == "as written" else form.how, digits)
+                if ref.how in ("value", "in text"):
+                    self._add_plain(form.value, ref)
+                else:
+                    self.numbers[form.value].append(ref)
             if mention.kind not in ("basis_points", "percentage_points"):
                 # a percent cell "4.00%" is the operand 4.00; an amount "$3.4M" is 3.4E+6
                 operand = mention.written if mention.kind == "percent" else mention.num_forms[0].value
@@ -428,18 +435,20 @@ class Haystack:
             self.key_leaves.add(leaf)
             self._index_mention(leaf, mentions[0], None, None, whole=True)
 
+    def _add_plain(self, value: Decimal, ref: NumRef) -> None:
+        """Index a number as written (not scaled or converted), and keep it for this
+        tool's unit field, which scales exactly these."""
+        self.numbers[value].append(ref)
+        self._plain.append((value, ref))
+
     def _apply_unit_scale(self, first_leaf: LeafId, scale: Decimal) -> None:
-        """A tool output that says ``"unit": "millions"`` scales its plain numbers."""
-        additions: list[tuple[Decimal, NumRef]] = []
-        headers = {leaf for leaf in range(first_leaf, len(self.leaves)) if self._in_headers(leaf)}
-        for value, refs in self.numbers.items():
-            for ref in refs:
-                # a header's "1 to 3 years" or "Q2" labels columns; the unit scales cells
-                if ref.leaf >= first_leaf and ref.how in ("value", "in text") and ref.leaf not in headers:
-                    additions.append((numbers.CONTEXT.multiply(value, scale),
-                                      NumRef(ref.leaf, "scaled by unit field", ref.digits)))
-        for value, ref in additions:
-            self.numbers[value].append(ref)
+        """A tool output that says ``"unit": "millions"`` scales its plain numbers (only
+        this tool's: scanning the whole index per tool made many tools quadratic)."""
+        for value, ref in self._plain:
+            # a header's "1 to 3 years" or "Q2" labels columns; the unit scales cells
+            if ref.leaf >= first_leaf and not self._in_headers(ref.leaf):
+                self.numbers[numbers.CONTEXT.multiply(value, scale)].append(
+                    NumRef(ref.leaf, "scaled by unit field", ref.digits))
 
     def _in_headers(self, leaf: LeafId) -> bool:
         """Whether a leaf is a table's column header (``columns[2]``, ``header_rows[0][1]``):
