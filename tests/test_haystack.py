@@ -179,7 +179,7 @@ def test_numbers_that_only_look_like_footnote_markers_stay_figures(text, value):
 
 def test_an_object_named_fields_is_no_table_header():
     hay = Haystack({"unit": "millions", "fields": {"revenue": 383.3}})
-    assert Decimal("383300000") in hay.numbers
+    assert Decimal(383300000) in hay.numbers
 
 
 def test_a_dash_in_a_field_is_not_available_not_zero():

@@ -58,10 +58,10 @@ def test_long_prose_evidence_is_quoted_by_its_start_in_reasons():
 
 
 @pytest.mark.parametrize("text", [
-    "R&D expense was $12.1 million, or 8% of revenue, and $10.3 million, or 7% of revenue, for 2019 and 2018, "
-    "respectively.",
-    "Revenue and operating income were $100 million and $20 million in 2019 and $90 million and $15 million "
-    "in 2018, respectively.",
+    ("R&D expense was $12.1 million, or 8% of revenue, and $10.3 million, or 7% of revenue, for 2019 and 2018, "
+     "respectively."),
+    ("Revenue and operating income were $100 million and $20 million in 2019 and $90 million and $15 million "
+     "in 2018, respectively."),
 ])
 def test_figures_that_are_not_one_list_before_one_list_of_periods_get_none(text):
     assert periods(text, "0.08") is None and periods(text, "2E+7") is None
