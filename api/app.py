@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.service.close()
             if audit is not None:
                 audit.close()  # writes every queued record before the process exits
+            metrics.worker_exit()
 
     app = FastAPI(title="finverify", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.settings, app.state.metrics, app.state.audit = settings, metrics, None

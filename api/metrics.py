@@ -1,16 +1,26 @@
 """Prometheus metrics of the service (``GET /metrics``).
 
 Each app has its own registry (tests build several apps in one process). With several
-worker processes each reports its own figures; run one worker per scrape target or set
-up prometheus_client's multiprocess mode.
+worker processes (``verifier serve --workers N``) the figures of every worker are
+summed: the server sets ``PROMETHEUS_MULTIPROC_DIR`` before the workers start, so each
+writes its values to files there (prometheus_client's multiprocess mode), and
+:meth:`Metrics.render` reads them all, whichever worker answers the scrape.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from verifier import Report
@@ -30,10 +40,11 @@ class Metrics:
                                      ["confidence"], registry=self.registry)
         self.flagged = Counter("verifier_flagged_items_total", "Flagged items by kind and status.",
                                ["kind", "status"], registry=self.registry)
+        # summed over the live workers in multiprocess mode
         self.audit_dropped = Gauge("verifier_audit_dropped", "Audit records dropped (queue full).",
-                                   registry=self.registry)
+                                   registry=self.registry, multiprocess_mode="livesum")
         self.audit_queue = Gauge("verifier_audit_queue", "Audit records waiting to be written.",
-                                 registry=self.registry)
+                                 registry=self.registry, multiprocess_mode="livesum")
 
     def observe(self, report: Report) -> None:
         """Count one verification and its flagged items."""
@@ -43,8 +54,23 @@ class Metrics:
                 self.flagged.labels(item.kind, item.status).inc()
 
     def render(self) -> bytes:
-        """The text exposition format."""
+        """The text exposition format: this process's figures, or every worker's
+        summed in multiprocess mode."""
+        if os.environ.get(MULTIPROC_ENV):
+            registry = CollectorRegistry()
+            multiprocess.MultiProcessCollector(registry)
+            return generate_latest(registry)
         return generate_latest(self.registry)
+
+    @staticmethod
+    def worker_exit() -> None:
+        """Drop this worker's live gauges from the sums (multiprocess mode only)."""
+        if os.environ.get(MULTIPROC_ENV):
+            multiprocess.mark_process_dead(os.getpid())
+
+
+#: prometheus_client reads this when it is imported: set it before workers start.
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 class LatencyMiddleware:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import uvicorn
 
 from verifier import VerifierError
 
 from .app import create_app
 from .audit import check_audit
+from .metrics import MULTIPROC_ENV
 from .settings import get_settings
 
 
@@ -21,7 +25,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) -> None:
     if settings.audit_url:  # fail here with one line, not inside uvicorn's startup
         check_audit(settings.audit_url)
     if workers > 1:  # uvicorn needs an import string to start worker processes
-        uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning")
+        with tempfile.TemporaryDirectory(prefix="verifier-metrics-") as shared:
+            # every worker writes its metrics here; /metrics sums them (api/metrics.py)
+            os.environ.setdefault(MULTIPROC_ENV, shared)
+            uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
+                        log_level="warning")
     else:
         uvicorn.run(create_app(settings), host=host, port=port, log_level="info")

@@ -389,3 +389,45 @@ def test_stats_refuses_a_window_that_ends_before_it_starts_and_an_empty_window_h
     assert r.status_code == 422 and r.json()["field"] == "query.since"
     empty = httpx.get(f"{base}/v1/stats", params={"since": "2999-01-01T00:00:00Z"}).json()
     assert empty["total"]["mean_score"] is None
+
+
+# -- several worker processes ---------------------------------------------------------------
+
+def _verifications(metrics_text: str) -> float:
+    return sum(float(line.rsplit(" ", 1)[1]) for line in metrics_text.splitlines()
+               if line.startswith("verifier_verifications_total{"))
+
+
+def test_metrics_sum_every_worker_when_serving_with_several(tmp_path: Path):
+    """`verifier serve --workers 2`: whichever worker answers a scrape, the counters are
+    the sum over both (each worker alone would report about half)."""
+    import subprocess
+    import sys
+
+    from tests._server import free_port
+
+    port = free_port()
+    env = {**os.environ, "VERIFIER_AUDIT_URL": f"sqlite:///{tmp_path / 'audit.db'}"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    proc = subprocess.Popen([sys.executable, "-m", "verifier.cli", "serve", "--workers", "2", "--port", str(port)],
+                            env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        n = 40
+        with ThreadPoolExecutor(8) as pool:  # new connections, so both workers take requests
+            codes = list(pool.map(lambda _: httpx.post(f"{base}/v1/verify", json=body()).status_code, range(n)))
+        assert codes == [200] * n
+        totals = {_verifications(httpx.get(f"{base}/metrics").text) for _ in range(6)}
+        assert totals == {float(n)}
+    finally:
+        proc.terminate()
+        proc.wait(30)
