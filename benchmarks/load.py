@@ -135,6 +135,10 @@ def run(duration: int, connections: int, workers: int, audit: str) -> dict[str, 
     audit_url = {"sqlite": f"sqlite:///{tmp / 'audit.db'}", "none": ""}.get(audit, audit)
     port = _port()
     env = {**os.environ, "VERIFIER_AUDIT_URL": audit_url}
+    if workers > 1:  # as `verifier serve --workers N` runs them: metrics summed over workers
+        metrics_dir = tmp / "metrics"
+        metrics_dir.mkdir()
+        env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "--factory", "api.app:create_app", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning"],
