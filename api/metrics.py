@@ -85,6 +85,7 @@ class LatencyMiddleware:
             await self.app(scope, receive, send)
             return
         start, status = time.perf_counter(), [500]
+        where = {"path": scope.get("path"), "root_path": scope.get("root_path", "")}  # a Mount rewrites them
 
         async def send_status(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -95,6 +96,21 @@ class LatencyMiddleware:
             await self.app(scope, receive, send_status)
         finally:
             route: Any = scope.get("route")
-            path = getattr(route, "path", None) or "unmatched"
+            path = getattr(route, "path", None) or _route_of({**scope, **where})
             self.metrics.latency.labels(path, scope["method"], str(status[0])).observe(
                 time.perf_counter() - start)
+
+
+def _route_of(scope: Scope) -> str:
+    """The route template of a request Starlette did not tag with its route (the
+    OpenAPI and docs pages, mounted static files); "unmatched" for a 404. Looked up only
+    for those, so API routes pay nothing; the label stays one of the app's templates,
+    never the raw path, so a scanner's random URLs cannot grow the metric."""
+    from starlette.routing import Match
+
+    app = scope.get("app")
+    for candidate in getattr(getattr(app, "router", None), "routes", ()):
+        match, _ = candidate.matches(scope)
+        if match == Match.FULL:
+            return str(getattr(candidate, "path", "unmatched")) or "unmatched"
+    return "unmatched"

@@ -114,6 +114,17 @@ def test_health_readiness_and_metrics(base):
     assert 'verifier_request_seconds_count{method="POST",route="/v1/verify",status="200"} 1.0' in metrics
 
 
+def test_metrics_label_docs_and_static_files_by_their_route_and_unknown_paths_alike(base):
+    for path in ("/docs", "/openapi.json", "/static/badge.js", "/no/such/page", "/also/missing"):
+        httpx.get(f"{base}{path}")
+    lines = [line for line in httpx.get(f"{base}/metrics").text.splitlines()
+             if line.startswith("verifier_request_seconds_count")]
+    for route in ("/docs", "/openapi.json", "/static"):
+        assert any(f'route="{route}",status="200"' in line for line in lines), (route, lines)
+    # two unknown paths share one label: a scanner cannot grow the metric
+    assert any('route="unmatched",status="404"} 2.0' in line for line in lines), lines
+
+
 # -- every 4xx path ------------------------------------------------------------------------
 
 def post_raw(base: str, content: bytes | str, path: str = "/v1/verify") -> httpx.Response:
