@@ -169,15 +169,30 @@ def chance(group: _Group, op: str, t: _Target, hay: Haystack | None = None) -> f
         # a small record: count only the pairs a hit could be made of (same quantity).
         # A hit's mirror (b - a for a - b, b / a for a / b) is implied by the hit, not
         # a second chance, so it does not count as crowding
-        hit_pairs = {pair for pair in _pairs(group, op, t, t.tolerance) if _plausible_pair(hay, group, op, pair)}
-        implied = hit_pairs | {(j, i) for i, j in hit_pairs}
-        near = sum(1 for pair in _pairs(group, op, t, window)
-                   if pair not in implied and _plausible_pair(hay, group, op, pair))
+        # (one pass over the window's pairs: the hits are the ones within tolerance)
+        around = [pair for pair in _pairs(group, op, t, window) if _plausible_pair(hay, group, op, pair)]
+        hit_pairs = {pair for pair in around if _within(group, op, pair, t)}
+        near = sum(1 for i, j in around if (i, j) not in hit_pairs and (j, i) not in hit_pairs)
         hits = 0
     else:  # columns, and large groups counted whole (an over-estimate: conservative)
         near = _count_pairs(group, op, t, window)
         hits = _count_pairs(group, op, t, t.tolerance)
     return (near - hits) * float(t.tolerance) / float(window - t.tolerance)
+
+
+def _within(group: _Group, op: str, pair: tuple[int, int], t: _Target) -> bool:
+    """Whether op(values[i], values[j]) is within the target's tolerance, as
+    :func:`_ranges` bounds it."""
+    a, b = group.values[pair[0]], group.values[pair[1]]
+    if op == "difference":
+        return abs(a - b - t.value) <= t.tolerance
+    if op == "sum":
+        return abs(a + b - t.value) <= t.tolerance
+    if op == "average":
+        return abs(a + b - 2 * t.value) <= 2 * t.tolerance
+    if op == "percent_change":
+        return abs(a - b * (1 + t.value)) <= abs(b) * t.tolerance
+    return abs(a - b * t.value) <= abs(b) * t.tolerance  # ratio
 
 
 def _applies(op: str, t: _Target) -> bool:
