@@ -171,3 +171,15 @@ def test_a_prose_figure_is_judged_only_where_its_text_speaks_of_the_asked_period
     both = [{"name": "filing", "output": {"paragraphs": ["Revenue was $5 million in 2018 and $6 million in 2019."]}}]
     item = verify("The answer is $5 million.", both, question="What was revenue in 2019?").items[0]
     assert item.status == "misattributed" and "the 2018 figure" in item.reason
+
+
+def test_another_rows_computation_is_not_the_answer_to_a_question_that_names_the_row():
+    tools = [{"name": "filing", "output": {"table": {"columns": ["", "2019", "2018"], "rows": [
+        ["Revenue", "1,250.0", "1,120.5"], ["Operating expenses", "480.2", "422.0"], ["Headcount", "2,900", "2,456"]]}}}]
+    question = "What was the change in revenue from 2018 to 2019?"
+    assert verify("The answer is 129.5.", tools, question=question).items[0].status == "derived"
+    assert verify("The answer is 58.2.", tools, question=question).items[0].status == "unsupported"  # op-ex's change
+    assert verify("The answer is 444.", tools, question=question).items[0].status == "unsupported"  # headcount's
+    # ratios and shares combine rows by nature
+    ratio = verify("The answer is 38.4%.", tools, question="What were operating expenses as a percentage of revenue in 2019?")
+    assert ratio.items[0].status == "derived"

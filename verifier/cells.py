@@ -252,11 +252,14 @@ def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...]
                    ex: Extractor) -> bool:
     """Whether a derivation offered for a value this stage flagged explains nothing: it
     combines the very cell the flag is about with something else (55% as 55% / 100%;
-    the average of 50 and 50 is fine), or takes an operand from a period column the
-    question does not name ("the average in 2017 and 2018" is not explained by the 2019
-    and 2017 values)."""
+    the average of 50 and 50 is fine), takes an operand from a row other than the one
+    the question names ("the change in revenue" is not explained by the change in
+    operating expenses), or from a period column the question does not name ("the
+    average in 2017 and 2018" is not explained by the 2019 and 2017 values)."""
     flagged = set(candidate_leaves(mention, hay))
     if flagged & set(operands) and not set(operands) <= flagged:
+        return True
+    if other_row(question, operands, hay):
         return True
     periods = _question_periods(ex, question)
     if len(periods) < 2:
@@ -265,6 +268,21 @@ def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...]
         held = hay.period_of(leaf)
         if held is not None and not any(yearquarter.same(p, held) for p in periods):
             return True
+    return False
+
+
+def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> bool:
+    """Whether a derivation takes an operand from a table row other than the one the
+    question names without doubt (and does not name in full itself): "the change in
+    revenue" is not explained by the change in operating expenses."""
+    words = frozenset(content_words(question))
+    for leaf in operands:
+        found = _row_of(hay, leaf)
+        if found is not None:
+            table, row = found
+            named = _asked_row(hay, table, words)
+            if named is not None and named.node != row.node and not (row.stems and row.stems <= words):
+                return True
     return False
 
 

@@ -142,6 +142,12 @@ def stale_stage(state: State) -> None:
                 state.matched[i] = (mention, stale_item(mention, earlier))
 
 
+#: Computations over one row's own cells (a change, an average): for a question that
+#: names the row, operands from another row explain nothing. Sums, ratios and shares
+#: combine rows by nature ("as a percentage of total assets").
+_ONE_ROW_OPS = frozenset({"difference", "percent_change", "average", "mean"})
+
+
 def derive_stage(state: State) -> None:
     """Recognise values computed from the data; each becomes a missing-field suggestion."""
     if not state.policy.derive:
@@ -165,6 +171,9 @@ def derive_stage(state: State) -> None:
                     state.question or "", mention, found.operands, hay,
                     extractor(state.locale, tuple(state.policy.extra_stopwords))):
                 found = None  # a rescue from columns the question does not ask about explains nothing
+            elif (found is not None and state.question and found.op in _ONE_ROW_OPS
+                  and cells.other_row(state.question, found.operands, hay)):
+                found = None  # the question names the row: another row's change is not its answer
             if found is not None:
                 tool = hay.tool_of(found.operands[0])
                 item = derived_item(mention, hay, found.operands, found.expression,
