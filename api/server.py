@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 
 import uvicorn
@@ -28,6 +29,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) -> None:
         with tempfile.TemporaryDirectory(prefix="verifier-metrics-") as shared:
             # every worker writes its metrics here; /metrics sums them (api/metrics.py)
             os.environ.setdefault(MULTIPROC_ENV, shared)
+            # uvicorn logs at warning level here (its info lines repeat per worker): say it once
+            print(f"serving on http://{host}:{port} with {workers} workers", file=sys.stderr, flush=True)
             uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
                         log_level="warning")
     else:

@@ -4,7 +4,7 @@ realistic request mix, with the audit log on.
     python -m benchmarks.load                       # 30 s, 16 connections, 2 workers
     python -m benchmarks.load --duration 10 --workers 1 --audit none
 
-The mix is the 160 labelled answers of fixtures/labelled.jsonl (31 scenarios: quotes,
+The mix is the 250 labelled answers of fixtures/labelled.jsonl (45 scenarios: quotes,
 screeners, filings, FX, de_DE and fr_FR answers), sent in turn. The load comes from wrk
 (Debian package ``wrk``; this script says so when it is missing), which costs far less
 CPU than a Python client on the same two cores. Beside the service figures it reports,

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -386,7 +387,8 @@ def test_malformed_transcript_is_a_transcript_error_naming_the_message(messages,
 
 
 @pytest.mark.parametrize(("messages", "words"), [
-    ({"messages": []}, "got a dict"),
+    ({"model": "gpt-4o", "input": []}, "got a dict without a 'messages' list"),
+    ({"messages": []}, "is empty"),
     ("hello", "got str"),
     (None, "got NoneType"),
     ([], "is empty"),
@@ -469,3 +471,9 @@ def test_a_wrong_explicit_format_says_what_the_messages_look_like():
     with pytest.raises(TranscriptError) as raised:
         verify_messages(fixture["messages"], format="anthropic")
     assert "look like 'openai'" in str(raised.value) and raised.value.index is not None
+
+
+def test_a_chat_request_body_or_saved_file_holding_messages_reads_as_its_list():
+    from verifier.jsonio import load_path
+    saved = load_path(Path(__file__).parent.parent / "fixtures" / "transcripts" / "openai_chat_multi_turn.json")
+    assert verify_messages(saved).model_dump() == verify_messages(saved["messages"]).model_dump()

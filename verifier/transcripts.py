@@ -131,7 +131,9 @@ def read_transcript(messages: Any, *, format: str = "auto") -> Transcript:
     if format != "auto" and format not in FORMATS:
         raise InputError(f"unknown format {format!r}; use 'auto' or one of {', '.join(FORMATS)}", "format")
     if isinstance(messages, Mapping):
-        raise TranscriptError("must be a list of messages, got a dict (pass its list of messages)")
+        if not isinstance(messages.get("messages"), (list, tuple)):
+            raise TranscriptError("must be a list of messages, got a dict without a 'messages' list")
+        messages = messages["messages"]  # a chat request body, or a saved transcript file
     if not isinstance(messages, (list, tuple)):
         raise TranscriptError(f"must be a list of messages, got {type(messages).__name__}")
     if not messages:
