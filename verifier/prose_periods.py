@@ -6,9 +6,9 @@ say which period it is in two common ways:
 
 - a list paired by "respectively": "totaling 1 million, 1 million and 6 million for
   fiscal 2019, 2018 and 2017, respectively" (the k-th figure is of the k-th period;
-  with twice as many figures as periods, the pairing repeats);
-- a figure followed closely by its year: "$290.2 million in 2019, $239.6 million in
-  2018".
+  only one unbroken list of figures and as many periods after it);
+- a figure followed closely by its year, which ends the phrase: "$290.2 million in
+  2019, $239.6 million in 2018" (not "$500 million of 2021 Notes").
 
 :func:`periods_of` answers, for one leaf and one value, the periods the data gives that
 value there, or None when it does not say (a figure in prose with no period beside it),
