@@ -14,7 +14,6 @@ the group per mode, the ratio to the judge-off pass, and the requests the server
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -27,6 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from benchmarks import quick_main
 from verifier import Haystack, OpenAIJudge, verify
 from verifier.stakes import high_stakes
 
@@ -151,16 +151,7 @@ def markdown(result: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    """Entry point: print the table (and the raw figures with --json)."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--json", help="also write the raw figures here")
-    args = parser.parse_args()
-    result = run(args.quick)
-    print(markdown(result))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(result, fh, indent=2)
+    quick_main(__doc__, run, markdown)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ Reports medians in microseconds and the ratio to the naive baseline:
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import platform
@@ -24,6 +23,7 @@ from functools import partial
 from importlib import resources
 from typing import Any
 
+from benchmarks import quick_main
 from verifier import Haystack, Policy, baseline, verify
 
 NO_DERIVE = Policy(derive=False)
@@ -177,15 +177,7 @@ def markdown(result: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--json", help="also write the raw figures here")
-    args = parser.parse_args()
-    result = run(args.quick)
-    print(markdown(result))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(result, fh, indent=2)
+    quick_main(__doc__, run, markdown)
 
 
 if __name__ == "__main__":
