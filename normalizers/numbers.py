@@ -62,9 +62,20 @@ class ParsedNumber:
         ``2.24 million`` -> 5000: the data values that round to what was written lie
         within this distance of ``value``.
         """
-        exp = self.mantissa.as_tuple().exponent
-        assert isinstance(exp, int)
-        return CONTEXT.multiply(Decimal(5).scaleb(exp - 1), self.scale)
+        return CONTEXT.multiply(half_unit(self.mantissa), self.scale)
+
+
+def exponent(value: Decimal) -> int:
+    """The exponent of the last digit written: 142.30 -> -2, 1E+3 -> 3; 0 for a value
+    with none (NaN, infinity)."""
+    exp = value.as_tuple().exponent
+    return exp if isinstance(exp, int) else 0
+
+
+def half_unit(value: Decimal) -> Decimal:
+    """Half a unit of the last digit written: 2.24 -> 0.005, the distance within which
+    values round to it."""
+    return Decimal(5).scaleb(exponent(value) - 1)
 
 
 @lru_cache(maxsize=1)

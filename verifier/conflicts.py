@@ -16,6 +16,8 @@ from decimal import Decimal, InvalidOperation
 
 import regex
 
+from normalizers import numbers
+
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack, LeafId
 from .match import candidate_leaves, leaf_evidence
@@ -78,15 +80,10 @@ def _agree(a: Decimal, b: Decimal) -> bool:
     of 0.45); it agrees with one within half a unit of its last digit."""
     if a == b:
         return True
-    coarse, fine = (a, b) if _places(a) < _places(b) else (b, a)
-    if _places(coarse) == 0:
+    coarse, fine = (a, b) if numbers.exponent(a) > numbers.exponent(b) else (b, a)
+    if numbers.exponent(coarse) >= 0:
         return False
-    return abs(fine - coarse) <= Decimal(5).scaleb(-_places(coarse) - 1)
-
-
-def _places(value: Decimal) -> int:
-    exponent = value.as_tuple().exponent
-    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return abs(fine - coarse) <= numbers.half_unit(coarse)
 
 
 def _comparable(hay: Haystack, a: LeafId, b: LeafId) -> bool:

@@ -33,7 +33,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 import stoplists
-from normalizers.numbers import CONTEXT
+from normalizers.numbers import CONTEXT, exponent
 
 from .extract import Mention
 from .haystack import Haystack, LeafId
@@ -370,8 +370,8 @@ def _acceptable(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: 
     if op in _ADDITIVE and not mention.hedged:
         result = _value_of(group, op, idx)
         if result != t.value:
-            finest = min(_exponent(group.values[i]) for i in idx)
-            if _exponent(t.value) > finest:  # t is in the data's units
+            finest = min(exponent(group.values[i]) for i in idx)
+            if exponent(t.value) > finest:  # t is in the data's units
                 return False
     return True
 
@@ -383,11 +383,6 @@ def _value_of(group: _Group, op: str, idx: tuple[int, ...]) -> Decimal:
     if op in ("sum", "total"):
         return sum(values, Decimal(0))
     return CONTEXT.divide(sum(values, Decimal(0)), len(values))
-
-
-def _exponent(value: Decimal) -> int:
-    exp = value.as_tuple().exponent
-    return exp if isinstance(exp, int) else 0
 
 
 _WORD = re.compile(r"[^\W_]+")
