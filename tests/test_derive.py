@@ -128,15 +128,18 @@ def test_hedged_rounding_happens_after_scaling():
     assert one("Volume was about 2.23 million shares.", tools)[0].status == "unsupported"
 
 
+#: Acquisition charges by year, with a "Total" row: 302 - 148 = 154.
+CHARGES = {"table": {"columns": ["", "2019", "2018"], "rows": [
+    ["Acquisition and integration costs", "$ 27", "$ 14"], ["Amortization charges", "3", "8"],
+    ["Restructuring and other charges, net", "255", "126"], ["Other items", "17", "—"],
+    ["Total", "$ 302", "$ 148"]]}, "unit": "million"}
+
+
 def test_the_question_names_the_operation_first_and_a_row_label_is_not_one():
     from verifier.derive import cue_words
     assert cue_words("What was the change in Total operating income?")[0] == "difference"
     assert cue_words("What was the total change in average revenue?")[:2] == ("total", "difference")
-    table = {"table": {"columns": ["", "2019", "2018"], "rows": [
-        ["Acquisition and integration costs", "$ 27", "$ 14"], ["Amortization charges", "3", "8"],
-        ["Restructuring and other charges, net", "255", "126"], ["Other items", "17", "—"],
-        ["Total", "$ 302", "$ 148"]]}, "unit": "million"}
-    report = verify("The answer is 154 million.", table,
+    report = verify("The answer is 154 million.", CHARGES,
                     question="What was the change in Total operating income in 2019 from 2018?")
     assert report.items[0].status == "derived" and "rows[4][1] - $.table.rows[4][2]" in report.items[0].reason
 
@@ -170,11 +173,7 @@ def test_the_mirror_of_a_hit_is_not_counted_as_a_second_chance():
 
 
 def test_the_question_names_the_operation_before_the_answers_sentence():
-    table = {"table": {"columns": ["", "2019", "2018"], "rows": [
-        ["Acquisition and integration costs", "$ 27", "$ 14"], ["Amortization charges", "3", "8"],
-        ["Restructuring and other charges, net", "255", "126"], ["Other items", "17", "—"],
-        ["Total", "$ 302", "$ 148"]]}, "unit": "million"}
     # the sentence's "Total" would put a sum first; the question asks for a change
-    report = verify("Total operating income rose by 154 million.", table,
+    report = verify("Total operating income rose by 154 million.", CHARGES,
                     question="What was the change in Total operating income in 2019 from 2018?")
     assert report.items[0].status == "derived"

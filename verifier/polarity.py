@@ -36,7 +36,7 @@ from .attribute import sentence_starts
 from .extract import Mention
 from .haystack import Haystack, LeafId
 from .match import candidate_leaves, leaf_evidence
-from .models import SUPPORTED_STATUSES, Item, Note
+from .models import SUPPORTED_STATUSES, Item, Note, NoteKind
 from .sentences import WORD as _WORD
 from .sentences import Sentence, content_words, key_stems, stem
 
@@ -193,11 +193,9 @@ def _text_negation(sentence: Sentence, hay: Haystack) -> Note | None:
         dropped = any(scope & mine and not any(scope & o for o in own) for scope in best.scopes)
         added = any(scope & best.stems and not any(scope & s for s in best.scopes) for scope in own)
         if dropped or added:
-            return Note.model_construct(
-                kind="negation", flagged=True, start=sentence.start, end=sentence.end,
-                evidence=[leaf_evidence(hay, best.leaf, "negation differs")],
-                message=f"the sentence {'negates' if added else 'drops the negation of'} what the "
-                f"source says: {best.text!r}")
+            return _note("negation", sentence, hay, best.leaf, "negation differs",
+                         f"the sentence {'negates' if added else 'drops the negation of'} what the "
+                         f"source says: {best.text!r}")
     return None
 
 
@@ -236,11 +234,9 @@ def _flag_negation(sentence: Sentence, hay: Haystack, named: set[str]) -> Note |
             says_yes = not any(scope & key_words for scope in own)
             entry = hay.leaves[leaf]
             if says_yes != (entry.raw == "true"):
-                return Note.model_construct(
-                    kind="negation", flagged=True, start=sentence.start, end=sentence.end,
-                    evidence=[leaf_evidence(hay, leaf, "flag")],
-                    message=f"the sentence says {'yes' if says_yes else 'no'} to {entry.key!r}, but the "
-                    f"data has {entry.key} = {entry.raw} at {hay.path(leaf)} in {hay.tool_of(leaf).name}")
+                return _note("negation", sentence, hay, leaf, "flag",
+                             f"the sentence says {'yes' if says_yes else 'no'} to {entry.key!r}, but the "
+                             f"data has {_field(hay, leaf)}")
     return None
 
 
@@ -325,12 +321,9 @@ def _beat_miss(sentence: Sentence, all_tickers: list[tuple[int, str]], hay: Hays
         leaf, fact = facts[0]
         if fact == role:
             continue
-        entry = hay.leaves[leaf]
-        return Note.model_construct(
-            kind="direction", flagged=True, start=sentence.start, end=sentence.end,
-            evidence=[leaf_evidence(hay, leaf, "outcome")],
-            message=f"the sentence says {'beat' if role == 'beat' else 'missed'}, but the data says "
-            f"{entry.key} = {entry.raw} at {hay.path(leaf)} in {hay.tool_of(leaf).name}")
+        return _note("direction", sentence, hay, leaf, "outcome",
+                     f"the sentence says {'beat' if role == 'beat' else 'missed'}, but the data says "
+                     f"{_field(hay, leaf)}")
     return None
 
 
@@ -402,11 +395,21 @@ def _profit_loss(before_text: str, mention: Mention, item: Item, hay: Haystack) 
         is_loss = (value > 0) == ("loss" in key or "deficit" in key)
         if is_loss == (said == "loss"):
             return item
-    entry = hay.leaves[leaves[0]]
     return item.model_copy(update={
         "status": "unsupported", "flagged": True,
         "evidence": [leaf_evidence(hay, leaf, "opposite sign") for leaf in leaves[:3]],
-        "reason": f"the answer calls it a {said}, but {entry.key} = {entry.raw} at {hay.path(leaves[0])} "
-        f"in {hay.tool_of(leaves[0]).name} is a {'profit' if said == 'loss' else 'loss'}",
+        "reason": f"the answer calls it a {said}, but {_field(hay, leaves[0])} "
+        f"is a {'profit' if said == 'loss' else 'loss'}",
     })
 
+
+def _note(kind: NoteKind, sentence: Sentence, hay: Haystack, leaf: LeafId, how: str, message: str) -> Note:
+    """A flagged note on ``sentence`` with ``leaf`` as its evidence."""
+    return Note.model_construct(kind=kind, flagged=True, start=sentence.start, end=sentence.end,
+                                evidence=[leaf_evidence(hay, leaf, how)], message=message)
+
+
+def _field(hay: Haystack, leaf: LeafId) -> str:
+    """"key = value at $.path in tool", for a message."""
+    entry = hay.leaves[leaf]
+    return f"{entry.key} = {entry.raw} at {hay.path(leaf)} in {hay.tool_of(leaf).name}"
