@@ -487,24 +487,29 @@ class OpenAIJudge:
 
         client, body, last = self._sync_client(), self._body(claim, evidence), "no attempt made"
         for attempt in range(self.retries + 1):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise JudgeUnavailable(f"per-request budget of {self.budget:g}s spent ({last})")
+            wait = self._time_left(deadline, last)
             response = None
             try:
-                response = client.post(self.url, json=body, headers=self._headers(),
-                                       timeout=min(self.timeout, remaining))
+                response = client.post(self.url, json=body, headers=self._headers(), timeout=wait)
                 outcome = self._outcome(response, body)
-            except httpx.TimeoutException:
-                outcome = f"timed out after {min(self.timeout, remaining):.2g}s"
             except httpx.TransportError as exc:
-                outcome = f"connection error ({type(exc).__name__})"
+                outcome = _failure(exc, wait)
             if isinstance(outcome, JudgeReply):
                 return outcome
             last = outcome
             if attempt < self.retries:
                 time.sleep(self._pause(attempt, response, deadline))
-        raise JudgeUnavailable(f"judge unavailable: {last} after {self.retries + 1} attempts")
+        raise self._gave_up(last)
+
+    def _time_left(self, deadline: float, last: str) -> float:
+        """The timeout of the next attempt; the per-request budget spent is an error."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise JudgeUnavailable(f"per-request budget of {self.budget:g}s spent ({last})")
+        return min(self.timeout, remaining)
+
+    def _gave_up(self, last: str) -> JudgeUnavailable:
+        return JudgeUnavailable(f"judge unavailable: {last} after {self.retries + 1} attempts")
 
     def close(self) -> None:
         """Close the sync HTTP client (the async one: :meth:`aclose`)."""
@@ -540,30 +545,34 @@ class OpenAIJudge:
 
         body, last = self._body(claim, evidence), "no attempt made"
         for attempt in range(self.retries + 1):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise JudgeUnavailable(f"per-request budget of {self.budget:g}s spent ({last})")
+            wait = self._time_left(deadline, last)
             response = None
             try:
-                response = await client.post(self.url, json=body, headers=self._headers(),
-                                             timeout=min(self.timeout, remaining))
+                response = await client.post(self.url, json=body, headers=self._headers(), timeout=wait)
                 outcome = self._outcome(response, body)
-            except httpx.TimeoutException:
-                outcome = f"timed out after {min(self.timeout, remaining):.2g}s"
             except httpx.TransportError as exc:
-                outcome = f"connection error ({type(exc).__name__})"
+                outcome = _failure(exc, wait)
             if isinstance(outcome, JudgeReply):
                 return outcome
             last = outcome
             if attempt < self.retries:
                 await asyncio.sleep(self._pause(attempt, response, deadline))
-        raise JudgeUnavailable(f"judge unavailable: {last} after {self.retries + 1} attempts")
+        raise self._gave_up(last)
 
     async def aclose(self) -> None:
         """Close the async HTTP client."""
         if self._aclient is not None:
             await self._aclient.aclose()
             self._aclient = None
+
+
+def _failure(exc: Exception, wait: float) -> str:
+    """What went wrong with one attempt that got no HTTP response."""
+    import httpx
+
+    if isinstance(exc, httpx.TimeoutException):
+        return f"timed out after {wait:.2g}s"
+    return f"connection error ({type(exc).__name__})"
 
 
 _FROM_ENV: dict[tuple[str, str, str, str], Judge] = {}
