@@ -177,3 +177,27 @@ def test_the_question_names_the_operation_before_the_answers_sentence():
     report = verify("Total operating income rose by 154 million.", CHARGES,
                     question="What was the change in Total operating income in 2019 from 2018?")
     assert report.items[0].status == "derived"
+
+
+@pytest.mark.parametrize("columns", [
+    ["", "January 31, 2020", "February 1, 2019"],  # fiscal years ending in January
+    ["", "FY19**", "FY18**"],  # footnote marks after the year
+    ["", "Year ended December 31, 2019", "Year ended December 31, 2018"],
+])
+def test_period_columns_of_one_row_measure_one_quantity(columns):
+    tools = {"columns": columns, "rows": [["Total revenue", "$10,811", "$9,613"], ["Total services", "5,753", "5,268"]]}
+    item, _ = one("Total revenue grew 12.46%.", tools)
+    assert item.status == "derived", item.reason
+    assert item.expression == "($.rows[0][1] - $.rows[0][2]) / $.rows[0][2] * 100"
+    # two different quantities of one record are still not combined
+    named = {"quote": {"revenue_jan": 10811, "margin_jan": 9613}}
+    assert one("That is 12.46% more.", named)[0].status == "unsupported"
+
+
+def test_prose_figures_with_their_own_scale_combine_in_that_scale():
+    tools = {"unit": "thousand", "table": {"columns": ["", "2019"], "rows": [["Billed", "127,406"]]},
+             "notes": "Amounts billed include $60.3 million and $80.5 million due on federal contracts "
+                      "at September 30, 2019 and 2018, respectively."}
+    item, _ = one("Together that is 140.8 million.", tools)
+    assert item.status == "derived" and item.expression == "$.notes + $.notes", item.reason
+    assert one("Together that is 140.9 million.", tools)[0].status == "unsupported"

@@ -36,7 +36,7 @@ import stoplists
 from normalizers.numbers import CONTEXT, exponent
 
 from .extract import Mention
-from .haystack import Haystack, LeafId
+from .haystack import Haystack, LeafId, is_period_label
 
 #: Operations tried in each group, cheapest and most common first.
 PAIR_OPS = ("difference", "percent_change", "sum", "average", "ratio")
@@ -97,14 +97,14 @@ def _groups(hay: Haystack) -> list[_Group]:
             by_key[("column", hay._parent[parent], hay._segment[node])].append((value, leaf))
         by_key[("tool", hay.leaves[leaf].tool, None)].append((value, leaf))
     for leaf, figures in hay.text_values.items():
-        for value in figures:
-            by_key[("text", leaf, None)].append((value, leaf))
+        for value, own_scale in figures:
+            by_key[("text", leaf, own_scale)].append((value, leaf))
     groups = []
-    for (kind, _, _), members in by_key.items():
+    for (kind, _, own), members in by_key.items():
         if len(members) < 2:
             continue
         members.sort()
-        scale = hay.leaf_scale(members[0][1]) or Decimal(1)
+        scale = own if kind == "text" and isinstance(own, Decimal) else hay.leaf_scale(members[0][1]) or Decimal(1)
         groups.append(_Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale))
     order = {"record": 0, "column": 1, "text": 2, "tool": 3}
     groups.sort(key=lambda g: (order[g.kind], len(g.values)))
@@ -312,15 +312,17 @@ def _facts(hay: Haystack) -> dict[tuple[str, int], object]:
 
 
 _KEY_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_PERIOD_KEY = re.compile(r"(?i)^(?:(?:19|20)\d\d|fy\d{2,4}|q[1-4]|h[12]|\d+[dwmqy]|"
+#: Key tokens that say when or which, not what: numbers ("FY19**" -> 19, a day, an
+#: index), quarters, halves, months.
+_PERIOD_KEY = re.compile(r"(?i)^(?:\d+|fy\d{2,4}|q[1-4]|h[12]|\d+[dwmqy]|"
                          r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)$")
 
 
 @lru_cache(maxsize=4096)
 def _key_tokens(key: str | None) -> frozenset[str]:
     """Content words of a field name: ``avg_daily_volume_3m`` -> {volume}."""
-    if not key:
-        return frozenset()
+    if not key or is_period_label(key):
+        return frozenset()  # a period column ("January 31, 2020") says nothing about what is measured
     generic = stoplists.load("generic_key_words")
     return frozenset(t.lower() for t in _KEY_TOKEN.findall(key)
                      if t.lower() not in generic and not _PERIOD_KEY.match(t))

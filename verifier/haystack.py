@@ -193,7 +193,9 @@ class Haystack:
         #: each numeric leaf's own number as written (a percent string "4.00%" -> 4.00):
         #: the operands the derive stage combines
         self.leaf_value: dict[LeafId, Decimal] = {}
-        self.text_values: dict[LeafId, list[Decimal]] = defaultdict(list)  # figures in text
+        #: figures in running text, as written, each with the scale its own words give it
+        #: ("$60.3 million" -> (60.3, 1E+6)) or None (then its tool's unit applies)
+        self.text_values: dict[LeafId, list[tuple[Decimal, Decimal | None]]] = defaultdict(list)
         #: leaves that hold a percentage: a "12.3%" string, or a number under a key or
         #: column header that says so (change_pct, "Change (%)", yield, rate)
         self.percent_leaves: set[LeafId] = set()
@@ -393,7 +395,11 @@ class Haystack:
                 if whole:
                     self.leaf_value[leaf] = operand
                 else:  # a figure in running text: an operand among its paragraph's figures
-                    self.text_values[leaf].append(operand)
+                    written = mention.written
+                    if mention.kind == "percent" or not written or written == operand:
+                        self.text_values[leaf].append((operand, None))
+                    else:  # "$60.3 million": 60.3 in millions, beside its paragraph's other millions
+                        self.text_values[leaf].append((written, numbers.CONTEXT.divide(operand, written)))
             if scale is not None and mention.kind in ("number", "amount") and len(mention.num_forms) == 1:
                 scaled = numbers.CONTEXT.multiply(mention.num_forms[0].value, scale)
                 self.numbers[scaled].append(NumRef(leaf, "scaled by key", digits))
@@ -773,6 +779,22 @@ def _year_quarter(key: str) -> tuple[int, int | None] | None:
     if period.year is None:
         return None
     return period.year, period.index if period.kind == "quarter" else None
+
+
+@lru_cache(maxsize=8192)
+def is_period_label(key: str) -> bool:
+    """Whether a column header only names when ("2019", "Q3 2025", "January 31, 2020",
+    "Year ended December 31, 2018"), whichever fiscal year a January date belongs to."""
+    if _year_quarter(key) is not None:
+        return True
+    dated = _DATE_HEADER.match(key) if any(ch.isalpha() for ch in key) and any(ch.isdigit() for ch in key) else None
+    if dated is None:
+        return False
+    try:
+        day = dates.parse(dated.group("date"))
+    except NormalizeError:
+        return False
+    return day.year is not None
 
 
 @lru_cache(maxsize=8192)
