@@ -183,6 +183,8 @@ def test_the_question_names_the_operation_before_the_answers_sentence():
     ["", "January 31, 2020", "February 1, 2019"],  # fiscal years ending in January
     ["", "FY19**", "FY18**"],  # footnote marks after the year
     ["", "Year ended December 31, 2019", "Year ended December 31, 2018"],
+    ["", "January 31, 2020 (1)", "February 1, 2019 (2)"],  # footnote references
+    ["", "Fourth", "Third"],  # quarters
 ])
 def test_period_columns_of_one_row_measure_one_quantity(columns):
     tools = {"columns": columns, "rows": [["Total revenue", "$10,811", "$9,613"], ["Total services", "5,753", "5,268"]]}
@@ -201,3 +203,41 @@ def test_prose_figures_with_their_own_scale_combine_in_that_scale():
     item, _ = one("Together that is 140.8 million.", tools)
     assert item.status == "derived" and item.expression == "$.notes + $.notes", item.reason
     assert one("Together that is 140.9 million.", tools)[0].status == "unsupported"
+
+
+def test_a_row_labelled_as_percent_holds_percentages():
+    tools = {"columns": ["$ MILLION", "53 WEEKS", "52 WEEKS"],
+             "rows": [["EBIT", "474", "516"], ["ROFE (%)", "15.2", "17.1"]]}
+    question = "What is the average ROFE for the years F19 and F18?"
+    assert one("The answer is 16.15%.", tools, question=question)[0].status == "derived"
+    # a row not said to be percent does not add up to a percentage
+    tools["rows"][1][0] = "ROFE"
+    assert one("The answer is 16.15%.", tools, question=question)[0].status == "unsupported"
+
+
+def test_an_expense_printed_negative_is_a_positive_share():
+    tools = {"columns": ["$ MILLION", "53 WEEKS", "52 WEEKS"],
+             "rows": [["EBITDA", "372", "361"], ["Depreciation and amortisation", "(111)", "(102)"]]}
+    question = "What is the percentage constitution of Depreciation and Amortisation in EBITDA in F19?"
+    item, _ = one("The answer is 29.84%.", tools, question=question)
+    assert item.status == "derived" and item.expression == "($.rows[1][1] / $.rows[0][1]) * 100"
+    # the magnitude is for ratios only: a percent change keeps its sign
+    # ((-102) - (-111)) / (-111) is -8.11%, not 8.11%
+    assert one("Costs changed 8.11%.", {"columns": ["", "2019", "2018"],
+                                        "rows": [["Costs", "(111)", "(102)"]]})[0].status == "unsupported"
+
+
+STACKED = {"unit": "thousand", "columns": ["", "Number of Shares", "Weighted Average Grant Date Fair Value"], "rows": [
+    ["Nonvested at January 1, 2017", "98", "$23.52"], ["Granted", "132", "19.74"], ["Vested", "(43)", "20.44"],
+    ["Nonvested at January 1, 2018", "187", "21.56"], ["Granted", "96", "18.20"], ["Vested", "(77)", "19.18"],
+    ["Nonvested at December 30, 2018", "206", "17.22"], ["Granted", "353", "10.77"], ["Vested", "(118)", "14.48"],
+    ["Nonvested at December 29, 2019", "441", "$12.55"]]}
+
+
+def test_rows_repeating_a_label_down_a_stacked_table_are_one_quantity():
+    question = "What is the average number of nonvested shares vested in 2017 and 2019?"
+    item, _ = one("The answer is 80.5 thousand.", STACKED, question=question)
+    assert item.status == "derived" and item.expression == "($.rows[2][1] + $.rows[8][1]) / 2", item.reason
+    # only where the question names the row: otherwise the column is searched as a column
+    assert one("The answer is 80.5 thousand.", STACKED)[0].status == "unsupported"
+    assert one("The answer is 81.5 thousand.", STACKED, question=question)[0].status == "unsupported"

@@ -61,13 +61,13 @@ class Derivation:
     op: str
     operands: tuple[LeafId, ...]
     expression: str
-    group: str  # "record", "column", "tool"
+    group: str  # "record", "stacked" (one row label down a column), "column", "text", "tool"
     result: Decimal
 
 
 @dataclass(frozen=True, slots=True)
 class _Group:
-    kind: str  # "record", "column", "tool"
+    kind: str  # "record", "stacked", "column", "text", "tool"
     values: tuple[Decimal, ...]  # sorted
     leaves: tuple[LeafId, ...]  # in the same order as values
     scale: Decimal  # the data's own scale for these values (1 when it states none)
@@ -99,6 +99,18 @@ def _groups(hay: Haystack) -> list[_Group]:
     for leaf, figures in hay.text_values.items():
         for value, own_scale in figures:
             by_key[("text", leaf, own_scale)].append((value, leaf))
+    for key, members in list(by_key.items()):
+        if key[0] == "column" and len(members) >= 3:
+            # rows repeating one label down a column ("Granted" in each year of a stacked
+            # table) are one quantity over periods: compared, added and averaged like a row
+            by_label: dict[str, list[tuple[Decimal, LeafId]]] = defaultdict(list)
+            for value, leaf in members:
+                label = _record_label_uncached(hay, hay._parent[hay.leaves[leaf].node])
+                if label:
+                    by_label[label].append((value, leaf))
+            for label, same in by_label.items():
+                if 2 <= len(same) < len(members):
+                    by_key[("stacked", key[1], (key[2], label))] = same
     groups = []
     for (kind, _, own), members in by_key.items():
         if len(members) < 2:
@@ -106,7 +118,7 @@ def _groups(hay: Haystack) -> list[_Group]:
         members.sort()
         scale = own if kind == "text" and isinstance(own, Decimal) else hay.leaf_scale(members[0][1]) or Decimal(1)
         groups.append(_Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale))
-    order = {"record": 0, "column": 1, "text": 2, "tool": 3}
+    order = {"record": 0, "stacked": 1, "column": 2, "text": 3, "tool": 4}
     groups.sort(key=lambda g: (order[g.kind], len(g.values)))
     hay.derive_cache = (groups, {})
     return groups
@@ -140,8 +152,10 @@ def _signed(target: _Target, mention: Mention) -> Iterator[_Target]:
         yield _Target(-target.value, target.tolerance, target.additive, target.percent)
     else:
         yield target
-        if target.additive and target.value > 0:
-            yield _Target(-target.value, target.tolerance, True, False, magnitude=True)
+        if target.value > 0 and not mention.explicit_sign:
+            # an expense printed "(111)" is 111 when summed with its kind or set against
+            # a positive figure ("29.84% of EBITDA")
+            yield _Target(-target.value, target.tolerance, target.additive, target.percent, magnitude=True)
 
 
 def _range(values: tuple[Decimal, ...], lo: Decimal, hi: Decimal) -> range:
@@ -200,6 +214,8 @@ def _applies(op: str, t: _Target) -> bool:
     units, ratios give fractions, percent changes give percentages."""
     if op in ("difference", "sum", "average"):
         return t.additive
+    if t.magnitude and op != "ratio":
+        return False  # a percent change's sign is what it says; a share is of positive parts
     return not t.additive  # ratios and percent changes: "24.41%", or a fraction "0.2441"
 
 
@@ -362,7 +378,8 @@ def _acceptable(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: 
     """Plausibility checks on a hit: operands of one record that are added or compared
     must measure the same quantity; a rounded sum or difference must be written at
     least as precisely as its operands (9.886 is not "10"), unless hedged."""
-    if t.magnitude and not (op in ("sum", "average", "total", "mean") and all(group.values[i] < 0 for i in idx)):
+    if t.magnitude and not (op in ("sum", "average", "total", "mean") and all(group.values[i] < 0 for i in idx)
+                            or op == "ratio" and (group.values[idx[0]] < 0) != (group.values[idx[1]] < 0)):
         return False
     if t.additive and mention.kind in ("percent", "basis_points", "percentage_points") and not all(
             hay.is_percent(group.leaves[i]) for i in idx):
@@ -420,7 +437,7 @@ def _label_words(hay: Haystack, group: _Group) -> frozenset[str]:
 
 def _label_words_uncached(hay: Haystack, group: _Group) -> frozenset[str]:
     leaf = hay.leaves[group.leaves[0]]
-    if group.kind == "record":
+    if group.kind in ("record", "stacked"):
         text = _record_label(hay, leaf.node).replace("_", " ")
     elif group.kind == "column":
         text = leaf.key or str(hay._segment[leaf.node])
@@ -479,8 +496,13 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         return None
     groups = _groups(hay)
     families: list[tuple[str, list[_Group]]] = []
-    for kind in ("record", "column", "text", "tool"):
+    for kind in ("record", "stacked", "column", "text", "tool"):
         family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
+        if kind == "stacked":  # searched only where the question or sentence names the row
+            named = _named(hay, family, focus) if focus else []
+            if named:
+                families.append((kind, named))
+            continue
         if focus and kind in ("record", "column"):
             named = _named(hay, family, focus)
             # rows the question names in full ("Other" and "Deferred tax liabilities" in
@@ -677,7 +699,7 @@ def suggestion_name(found: Derivation, hay: Haystack) -> str:
     op, operands = found.op, found.operands
     first = hay.leaves[operands[0]]
     parts = [op]
-    label = _record_label(hay, first.node) if found.group == "record" else ""
+    label = _record_label(hay, first.node) if found.group in ("record", "stacked") else ""
     if label:
         parts.append(label)
     keys = [_slug(hay.leaves[leaf].key or hay.path(leaf).rsplit(".", 1)[-1]) for leaf in operands[:2]]

@@ -85,6 +85,9 @@ _SCALE_KEY_WORDS = (
     (regex.compile(r"(?i)(thousand|(?<![a-z])(k|000s)(?![a-z])|_k$)"), Decimal("1E3")),
 )
 _SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_symbol", "code"})
+#: A row label saying its cells are percentages. Stricter than a key: a "Gross margin"
+#: row of a filing table is often dollars.
+_PERCENT_LABEL = regex.compile(r"(?i)\(%\)|\bin %|\bper ?cent(?:age)?s?\b(?! of)")
 _PERCENT_KEY = regex.compile(
     r"(?i)(pct|percent|perc(?![a-z])|_pc$|yield|margin|%|rate|growth|return|weight"
     r"|_pp$|(?<![a-z])pp(?![a-z])|_bps?$"  # percentage points and basis points are percentages too
@@ -642,6 +645,9 @@ class Haystack:
             entry = self.leaves[sibling]
             if entry.key and entry.key.lower() in _UNIT_FIELDS and entry.raw.strip().lower() in _PERCENT_UNITS:
                 return True
+            if (self._segment[entry.node] == 0 and sibling not in self.leaf_value
+                    and _PERCENT_LABEL.search(entry.raw)):
+                return True  # a table row labelled "ROFE (%)" or "Margin, percent"
         if parent >= 0 and (self._parent[parent], self._segment[self.leaves[leaf].node]) in self._percent_columns():
             return True  # a column where some cells print "%" ("100.0 %" atop, "50.9" below)
         node = parent
@@ -748,10 +754,15 @@ def _is_unit_word(word: str) -> bool:
                for i in range(len(word), 0, -1))
 
 
+#: A footnote mark after a column header: "April 27, 2019 (1)", "FY19**", "2018¹".
+_HEADER_MARK = regex.compile(r"\s*(?:\(\d{1,2}\)|\*+|[¹²³⁴⁵⁶⁷⁸⁹]+)$")
+
+
 @lru_cache(maxsize=8192)
 def _year_quarter(key: str) -> tuple[int, int | None] | None:
     """"2025-Q3", "Q3 2025", "3Q25" -> (2025, 3); "2025", "FY2025", "2025-03-31",
-    "2025 €m", "H1 2025", "April 26, 2025" -> (2025, None)."""
+    "2025 €m", "H1 2025", "April 26, 2025", "April 26, 2025 (1)" -> (2025, None)."""
+    key = _HEADER_MARK.sub("", key) or key
     m = _YEAR_QUARTER.match(key)
     if m is None:
         m = _YEAR_THEN.match(key)
@@ -787,6 +798,7 @@ def is_period_label(key: str) -> bool:
     "Year ended December 31, 2018"), whichever fiscal year a January date belongs to."""
     if _year_quarter(key) is not None:
         return True
+    key = _HEADER_MARK.sub("", key)
     dated = _DATE_HEADER.match(key) if any(ch.isalpha() for ch in key) and any(ch.isdigit() for ch in key) else None
     if dated is None:
         return False
