@@ -241,3 +241,23 @@ def test_rows_repeating_a_label_down_a_stacked_table_are_one_quantity():
     # only where the question names the row: otherwise the column is searched as a column
     assert one("The answer is 80.5 thousand.", STACKED)[0].status == "unsupported"
     assert one("The answer is 81.5 thousand.", STACKED, question=question)[0].status == "unsupported"
+
+
+def test_cells_the_question_names_along_both_axes_combine_with_any_operation():
+    restructuring = {"unit": "thousand", "columns": ["Plan", "Workforce reduction", "Facility costs", "Total"],
+                     "rows": [["Balance payable as at June 30, 2018", "$2,210", "$3,406", "$5,616"],
+                              ["Balance payable as at June 30, 2019", "$1,046", "$2,949", "$3,995"]]}
+    question = ("For Balance payable as at June 30, 2019, What is the difference between "
+                "Workforce reduction and Facility costs?")
+    item, _ = one("The answer is -1903 thousand.", restructuring, question=question)
+    assert item.status == "derived" and item.expression == "$.rows[1][1] - $.rows[1][2]", item.reason
+    # unnamed, two different quantities of one row are not subtracted
+    assert one("The answer is -1903 thousand.", restructuring)[0].status == "unsupported"
+    monetary = {"unit": "million", "columns": ["", "USD denominated", "Non-USD denominated"],
+                "rows": [["Monetary assets, current", "27,728", "2,899"], ["Monetary assets, non-current", "373", "–"],
+                         ["Monetary liabilities, current", "(4,273)", "(14,732)"]]}
+    question = "What was the total USD denominated monetary assets?"
+    item, _ = one("The answer is 28101 million.", monetary, question=question)
+    assert item.status == "derived" and item.expression == "$.rows[0][1] + $.rows[1][1]", item.reason
+    assert one("The answer is 28101 million.", monetary)[0].status == "unsupported"  # two cells of a column
+    assert one("The answer is 28102 million.", monetary, question=question)[0].status == "unsupported"

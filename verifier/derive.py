@@ -61,13 +61,14 @@ class Derivation:
     op: str
     operands: tuple[LeafId, ...]
     expression: str
-    group: str  # "record", "stacked" (one row label down a column), "column", "text", "tool"
+    group: str  # "record", "stacked" (one row label down a column), "asked" (cells the
+    # question names along both axes), "column", "text", "tool"
     result: Decimal
 
 
 @dataclass(frozen=True, slots=True)
 class _Group:
-    kind: str  # "record", "stacked", "column", "text", "tool"
+    kind: str  # "record", "stacked", "asked", "column", "text", "tool"
     values: tuple[Decimal, ...]  # sorted
     leaves: tuple[LeafId, ...]  # in the same order as values
     scale: Decimal  # the data's own scale for these values (1 when it states none)
@@ -179,7 +180,7 @@ def chance(group: _Group, op: str, t: _Target, hay: Haystack | None = None) -> f
     window = _window(t)
     if window <= t.tolerance:
         return 0.0
-    if hay is not None and len(group.values) <= 64 and not _always_plausible(group, op):
+    if hay is not None and len(group.values) <= 64 and (group.kind == "asked" or not _always_plausible(group, op)):
         # a small record: count only the pairs a hit could be made of (same quantity).
         # A hit's mirror (b - a for a - b, b / a for a / b) is implied by the hit, not
         # a second chance, so it does not count as crowding
@@ -459,7 +460,10 @@ def _named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> list[_
 def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> list[_Group]:
     """Within each group, only the cells named across it too: in a row, the columns
     the question names ("2019", "2018"); in a column, the rows ("total assets",
-    "total liabilities"). Groups left with fewer than two cells are dropped."""
+    "total liabilities"). Groups left with fewer than two cells are dropped. These are
+    ``asked`` groups: the question names their cells along both axes, so any operation
+    may combine them ("the difference between Workforce reduction and Facility costs",
+    "the total USD denominated monetary assets")."""
     out = []
     for group in family:
         keep = []
@@ -472,7 +476,7 @@ def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> 
             if _is_named(words, focus):
                 keep.append(i)
         if 2 <= len(keep) < len(group.values):
-            out.append(_Group(group.kind, tuple(group.values[i] for i in keep),
+            out.append(_Group("asked", tuple(group.values[i] for i in keep),
                               tuple(group.leaves[i] for i in keep), group.scale))
     return out
 
@@ -511,7 +515,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
             for subset in ((whole,) if len(whole) < len(named) else ()) + (named,):
                 cells = _cross_named(hay, subset, focus)
                 if cells:
-                    families.append((kind, cells))
+                    families.append(("asked", cells))
                 if subset and len(subset) < len(family):
                     families.append((kind, subset))
         families.append((kind, family))
@@ -576,7 +580,7 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
         targets = by_scale
         pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)
         stats = () if kind in ("tool", "text") or points else GROUP_OPS  # no means of a paragraph
-        eligible = [g for g in family if kind == "column" or _homogeneous(hay, g)] if stats else []
+        eligible = [g for g in family if kind in ("column", "asked") or _homogeneous(hay, g)] if stats else []
         plans.append((family, targets, pair_ops, stats, eligible))
     cued = {op for cue in cues for op in _CUED.get(cue, ())}
     # the operations the wording names, in every family, before anything else
