@@ -261,3 +261,16 @@ def test_cells_the_question_names_along_both_axes_combine_with_any_operation():
     assert item.status == "derived" and item.expression == "$.rows[0][1] + $.rows[1][1]", item.reason
     assert one("The answer is 28101 million.", monetary)[0].status == "unsupported"  # two cells of a column
     assert one("The answer is 28102 million.", monetary, question=question)[0].status == "unsupported"
+
+
+def test_a_rows_average_is_over_its_period_columns_not_its_change_columns():
+    tools = {"unit": "million", "columns": ["", "Year Ended December 31, 2019", "Year Ended December 31, 2018",
+                                            "Year Ended December 31, 2017", "Variation 2019 vs 2018"],
+             "rows": [["Cost of sales", "$(5,860)", "$(5,803)", "$(5,075)", "1.0%"],
+                      ["Gross profit", "$3,696", "$3,861", "$3,272", "(4.3)%"]]}
+    item, _ = one("The answer is 3609.67 million.", tools, question="What is the average Gross profit?")
+    assert item.status == "derived" and item.expression == "avg($.rows[1][1], $.rows[1][2], $.rows[1][3])"
+    item, _ = one("The answer is 5579.33 million.", tools, question="What is the average Cost of sales?")
+    assert item.status == "derived", item.reason  # expenses printed negative: their magnitude
+    assert one("The answer is 3609.76 million.", tools, question="What is the average Gross profit?"
+               )[0].status == "unsupported"

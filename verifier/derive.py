@@ -101,6 +101,12 @@ def _groups(hay: Haystack) -> list[_Group]:
         for value, own_scale in figures:
             by_key[("text", leaf, own_scale)].append((value, leaf))
     for key, members in list(by_key.items()):
+        if key[0] == "record" and len(members) >= 3:
+            # a row's period columns without its change columns ("2019, 2018, 2017,
+            # Variation %"): the cells a row's average or total is taken over
+            dated = [(v, leaf) for v, leaf in members if is_period_label(hay.leaves[leaf].key or "")]
+            if 2 <= len(dated) < len(members):
+                by_key[("record", key[1], "periods")] = dated
         if key[0] == "column" and len(members) >= 3:
             # rows repeating one label down a column ("Granted" in each year of a stacked
             # table) are one quantity over periods: compared, added and averaged like a row
