@@ -274,3 +274,15 @@ def test_a_rows_average_is_over_its_period_columns_not_its_change_columns():
     assert item.status == "derived", item.reason  # expenses printed negative: their magnitude
     assert one("The answer is 3609.76 million.", tools, question="What is the average Gross profit?"
                )[0].status == "unsupported"
+
+
+def test_a_groups_mean_is_one_result_not_a_spread_of_them():
+    # three rates 2.4-3.2: their mean, 2.7, is one result; taking the spread as the
+    # range a wrong answer falls in made a one-decimal mean "too likely by chance"
+    tools = {"columns": ["", "2019", "2018", "2017"],
+             "rows": [["Discount rate", "2.5%", "2.4%", "3.2%"], ["Salary growth", "3.0%", "3.0%", "3.5%"]]}
+    question = "What is the average discount rate over the 3 year period from 2017 to 2019?"
+    item, _ = one("The answer is 2.7%.", tools, question=question)
+    assert item.status == "derived", item.reason
+    assert item.expression == "avg($.rows[0][1], $.rows[0][2], $.rows[0][3])"
+    assert one("The answer is 2.6%.", tools, question=question)[0].status == "unsupported"

@@ -287,34 +287,36 @@ def _expression(op: str, paths: list[str], percent: bool) -> str:
 
 def _group_stat(group: _Group, op: str, t: _Target, percent_like: bool) -> tuple[float, tuple[int, ...] | None]:
     """(chance of an accidental hit, the hit or None) for a whole-group statistic:
-    ``total``, ``mean``, or one member's ``share`` of the total. The chance is the
-    tolerance band over the range the statistic can take."""
+    ``total``, ``mean``, or one member's ``share`` of the total. The chance is counted
+    as for pairs (see :func:`chance`): each result the statistic gives that falls in
+    the target's neighbourhood is one more way to be lucky. A group has one total and
+    one mean, and one share per member."""
     values, n = group.values, len(group.values)
     if n > MAX_SUM_GROUP or (t.magnitude and values[0] >= 0):
         return 0.0, None
-    band = 2 * float(t.tolerance)
     total = sum(values, Decimal(0))
     everyone = tuple(range(n))
     if op == "total" and t.additive and not percent_like:  # percentages of different things do not add
-        magnitude = float(sum(abs(v) for v in values))
-        p = band / magnitude if magnitude else float("inf")
-        return p, everyone if abs(total - t.value) <= t.tolerance else None
+        return _stat_chance([total], t), everyone if abs(total - t.value) <= t.tolerance else None
     if op == "mean" and t.additive:
-        if not values[0] - t.tolerance <= t.value <= values[-1] + t.tolerance:
-            return 0.0, None  # a mean lies between the smallest and largest value
-        spread = float(values[-1] - values[0])
-        p = band / spread if spread else float("inf")
-        return p, everyone if abs(CONTEXT.divide(total, n) - t.value) <= t.tolerance else None
+        mean = CONTEXT.divide(total, n)
+        return _stat_chance([mean], t), everyone if abs(mean - t.value) <= t.tolerance else None
     if op == "share" and not t.additive and total != 0:
-        shares = [v / total for v in values]
-        if not min(shares) - t.tolerance <= t.value <= max(shares) + t.tolerance:
-            return 0.0, None
-        spread = float(max(shares) - min(shares))
-        p = n * band / spread if spread else float("inf")
+        p = _stat_chance([CONTEXT.divide(v, total) for v in values], t)
         lo, hi = sorted((total * (t.value - t.tolerance), total * (t.value + t.tolerance)))
         found = _range(values, lo, hi)
         return p, ((found.start, *everyone) if len(found) else None)
     return 0.0, None
+
+
+def _stat_chance(results: list[Decimal], t: _Target) -> float:
+    """Expected accidental hits among ``results`` that miss the target: those within
+    :func:`_window` of it, each as likely as a pair's result (see :func:`chance`)."""
+    window = _window(t)
+    if window <= t.tolerance:
+        return 0.0
+    near = sum(1 for r in results if t.tolerance < abs(r - t.value) <= window)
+    return near * float(t.tolerance) / float(window - t.tolerance)
 
 
 def _homogeneous(hay: Haystack, group: _Group) -> bool:
@@ -533,8 +535,8 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
 
 #: Operations each cue brings forward (pair operations and group statistics).
 _CUED = {
-    "mean": ("average", "mean"),
-    "total": ("sum", "total"),
+    "mean": ("mean", "average"),  # "the average X over 2017-2019": the row's mean first
+    "total": ("total", "sum"),
     "difference": ("difference", "percent_change"),
     "percent_change": ("percent_change", "difference"),
     "ratio": ("ratio", "share", "percent_change"),
@@ -607,13 +609,20 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
             pending.append((family, op))
             hit = _first_hit(hay, family, targets, op, mention, budget)
         else:
-            pending.append((eligible, op))
-            hit = _first_stat(hay, eligible, targets, op, mention, percent_like)
+            # a pair's mean and total are the pair operations' results: not searched twice
+            twin = _PAIR_TWIN.get(op)
+            groups = [g for g in eligible if len(g.values) > 2 or twin not in pair_ops]
+            pending.append((groups, op))
+            hit = _first_stat(hay, groups, targets, op, mention, percent_like)
         if hit is not None:
             # risk is only worked out once a hit needs it; past the budget nothing later
             # could be believed either, so the search ends here
             return _make(hay, hit[0], op, hit[1], hit[2]) if believed() else None
     return None
+
+
+#: The pair operation a group statistic equals on a group of two.
+_PAIR_TWIN = {"mean": "average", "total": "sum"}
 
 
 def _first_stat(hay: Haystack, eligible: list[_Group], targets: dict[Decimal, list[_Target]], op: str,
