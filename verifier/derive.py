@@ -35,6 +35,7 @@ from functools import lru_cache
 import stoplists
 from normalizers.numbers import CONTEXT, exponent
 
+from . import compound
 from .extract import Mention
 from .haystack import Haystack, LeafId, is_period_label
 
@@ -528,9 +529,51 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
                     families.append((kind, subset))
         families.append((kind, family))
     try:
-        return _search(mention, hay, max_chance, families, cues, budget)
+        found = _search(mention, hay, max_chance, families, cues, budget)
     except _OutOfBudget:
         return None
+    if found is None and focus and cues:
+        found = _compound(mention, hay, families, cues, max_chance)
+    return found
+
+
+def _compound(mention: Mention, hay: Haystack, families: list[tuple[str, list[_Group]]],
+              cues: tuple[str, ...], max_chance: float) -> Derivation | None:
+    """Three- and four-cell expressions over the cells the question names (see
+    :mod:`verifier.compound`): the first family of cells named along both axes, and
+    the rows it names in full."""
+    sets: list[tuple[Decimal, list[compound.Cell]]] = []
+    seen: set[frozenset[LeafId]] = set()
+    asked = next((f for kind, f in families if kind == "asked"), [])
+    rows = next((f for kind, f in families if kind == "record"), [])
+    for groups in [asked, *([g] for g in rows if len(rows) <= 4)]:
+        cells = {leaf: value for g in groups for value, leaf in zip(g.values, g.leaves, strict=True)}
+        key = frozenset(cells)
+        if groups and key not in seen:
+            seen.add(key)
+            sets.append((groups[0].scale, [compound.Cell(v, leaf, hay._parent[hay.leaves[leaf].node],
+                                                         hay._segment[hay.leaves[leaf].node])
+                                           for leaf, v in sorted(cells.items())]))  # as printed
+    percent_like = mention.kind in ("percent", "basis_points")
+    jobs = [(cells, [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
+                     for base in _targets(mention, scale) for t in _signed(base, mention) if not t.magnitude])
+            for scale, cells in sets]
+
+    def accept(found: compound.Found, t: compound.Target) -> bool:
+        if t.additive and percent_like and not all(hay.is_percent(c.leaf) for c in found.cells):
+            return False  # only percentages add up to a percentage
+        if t.additive and not mention.hedged and found.result != t.value:
+            return exponent(t.value) <= min(exponent(c.value) for c in found.cells)  # 9.886 is not "10"
+        return True
+
+    hit = compound.search(jobs, cues, max_chance, accept)
+    if hit is None:
+        return None
+    found, t = hit
+    expression = found.template.format(*(hay.path(c.leaf) for c in found.cells))
+    if t.percent and not t.additive:
+        expression = f"({expression}) * 100"
+    return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value)
 
 
 #: Operations each cue brings forward (pair operations and group statistics).

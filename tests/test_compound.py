@@ -1,0 +1,98 @@
+"""Three- and four-cell derivations over the cells a question names (verifier.compound)."""
+
+from decimal import Decimal
+
+import jsonpath_ng
+
+from verifier import verify
+from verifier.compound import Cell, Target, search, templates_for
+
+CASH = {"unit": "million", "columns": ["", "2019 €m", "2018 €m", "2017 €m"], "rows": [
+    ["Operating free cash flow", "7,071", "7,001", "5,627"],
+    ["Interest received and paid", "(502)", "(753)", "(830)"],
+    ["Free cash flow", "4,411", "4,044", "3,316"]]}
+
+SEGMENTS = {"columns": ["Reporting Segment", "Fiscal 2019 Net Sales", "Fiscal 2018 Net Sales", "% Inc (Dec)"],
+            "rows": [["International", "793.4", "843.5", "(6)%"], ["Foodservice", "934.2", "1,054.8", "(11)%"],
+                     ["Retail", "2,401.9", "2,331.6", "3%"]]}
+
+PROPERTY = {"columns": ["(in thousands)", "2019", "2018"], "rows": [
+    ["Land", "$672", "$672"], ["Leasehold improvements", "798", "1,238"], ["Machinery", "6,639", "6,471"],
+    ["Land, property and equipment, gross", "$8,109", "$8,381"]]}
+
+
+def only(answer, tools, question=None):
+    items = [i for i in verify(answer, tools, question=question).items if i.kind not in ("date", "ticker")]
+    assert len(items) == 1, [(i.text, i.status) for i in items]
+    return items[0]
+
+
+def resolves(item, output):
+    for ev in item.evidence:
+        assert jsonpath_ng.parse(ev.path).find(output)[0].value == ev.raw
+
+
+def test_the_change_between_two_year_averages_of_one_row():
+    question = "What is the change between 2018 and 2019 average free cash flow?"
+    item = only("The answer is 547.5 million.", CASH, question)  # (4411 + 4044) / 2 - (4044 + 3316) / 2
+    assert item.status == "derived", item.reason
+    assert item.expression == "($.rows[2][1] + $.rows[2][2]) / 2 - ($.rows[2][2] + $.rows[2][3]) / 2"
+    resolves(item, CASH)
+    assert only("The answer is 548.5 million.", CASH, question).status == "unsupported"
+    # without a question naming the row and the computation, nothing this long is searched
+    assert only("The answer is 547.5 million.", CASH).status == "unsupported"
+
+
+def test_the_percent_change_of_two_rows_combined():
+    question = ("What is the percentage change in total net sales of International and Foodservice "
+                "from fiscal year 2018 to 2019?")
+    item = only("The answer is -8.99%.", SEGMENTS, question)
+    assert item.status == "derived", item.reason
+    assert item.expression == ("((($.rows[0][1] + $.rows[1][1]) - ($.rows[0][2] + $.rows[1][2])) / "
+                               "($.rows[0][2] + $.rows[1][2])) * 100")
+    assert only("The answer is -8.89%.", SEGMENTS, question).status == "unsupported"
+
+
+def test_two_rows_share_of_a_column_total():
+    question = ("What is the proportion of land and leasehold improvements over the gross cost of land, "
+                "property, and equipment in 2019?")
+    item = only("The answer is 18.13%.", PROPERTY, question)  # (672 + 798) / 8109
+    assert item.status == "derived", item.reason
+    assert item.expression == "(($.rows[0][1] + $.rows[1][1]) / $.rows[3][1]) * 100"
+    assert only("The answer is 18.31%.", PROPERTY, question).status == "unsupported"
+
+
+def _cells(rows):
+    return [Cell(Decimal(v), 10 * r + c, r, c) for r, row in enumerate(rows) for c, v in enumerate(row)]
+
+
+def _target(value, tolerance="0.5"):
+    v, tol = Decimal(value), Decimal(tolerance)
+    return Target(v, tol, True, False, max(20 * tol, abs(v) / 4))
+
+
+def accept(found, target):
+    return True
+
+
+def test_cells_of_different_rows_and_columns_are_not_summed():
+    cells = _cells([["10", "20", "30"], ["40", "50", "60"]])
+    assert search([(cells, [_target("60")])], ("total",), 1.0, accept)[0].op == "total"  # 10 + 20 + 30
+    assert search([(cells, [_target("100")])], ("total",), 1.0, accept) is None  # 10 + 30 + 60: not a line
+    # a row's periods are not added and set against another period
+    assert search([(cells, [_target("0")])], ("difference",), 1.0, accept) is None  # 10 + 20 - 30
+
+
+def test_a_crowded_neighbourhood_is_not_believed():
+    # many cells, a one-digit target: many of the means land near it
+    cells = _cells([[str(v) for v in range(10, 22)]])
+    hit = search([(cells, [_target("15", "0.5")])], ("mean",), 0.1, accept)
+    assert hit is None
+    assert search([(cells[:3], [_target("11", "0.5")])], ("mean",), 0.1, accept) is not None  # 10, 11, 12
+
+
+def test_the_question_cues_choose_the_expressions():
+    names = {f.__name__ for f in templates_for(("mean", "difference"))}
+    assert names == {"_means", "_mean_differences", "_sum_differences"}
+    assert templates_for(()) == []
+    assert {f.__name__ for f in templates_for(("ratio",))} == {"_sum_ratios"}

@@ -1,0 +1,198 @@
+"""Two-step derivations over the few cells a question names.
+
+TAT-QA and FinQA questions ask for "the change between the 2018 and 2019 average",
+"the difference between average A and average B", "the proportion of land and
+leasehold improvements over the gross cost", "the total of the three years": a result
+of three or more cells. Searching such expressions over a whole table would find a
+match for almost any number, so they are only searched over the cells the question
+names (its row's cells, or its rows in its column: at most :data:`MAX_CELLS`), and only
+the expressions its wording asks for (:data:`TEMPLATES`). Chance is counted as in the
+derive stage: every result of every expression tried that lands near the target is one
+more way to be lucky, and a hit is believed only while their expected number stays
+within the budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import combinations, permutations
+
+from normalizers.numbers import CONTEXT
+
+#: More named cells than this and the question did not narrow the table down.
+MAX_CELLS = 12
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    value: Decimal
+    leaf: int
+    row: int  # the record (table row) holding it
+    column: object  # its key or column position
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    value: Decimal
+    tolerance: Decimal
+    additive: bool  # a result in the data's units (sums, differences, means)
+    percent: bool  # a fraction the answer shows as a percentage
+    window: Decimal  # half-width of the neighbourhood whose crowding estimates chance
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    op: str
+    cells: tuple[Cell, ...]
+    result: Decimal
+    #: the expression with {0}, {1}... standing for the cells' paths
+    template: str
+    additive: bool
+
+
+def _sum(cells: tuple[Cell, ...]) -> Decimal:
+    return sum((c.value for c in cells), Decimal(0))
+
+
+def _lines(cells: list[Cell], rows: bool = True) -> list[list[Cell]]:
+    """The rows (unless ``rows`` is False) and the columns among ``cells``: what a
+    total, a mean or a share is taken along (cells of different rows and columns are
+    not summed together)."""
+    by_row: dict[int, list[Cell]] = {}
+    by_column: dict[object, list[Cell]] = {}
+    for c in cells:
+        by_row.setdefault(c.row, []).append(c)
+        by_column.setdefault(c.column, []).append(c)
+    lines = (*by_row.values(), *by_column.values()) if rows else tuple(by_column.values())
+    return [line for line in lines if len(line) >= 2]
+
+
+def _totals(cells: list[Cell]) -> Iterator[Found]:
+    """sum(a, b, c, ...) of three or more cells of one row or column."""
+    for line in _lines(cells):
+        for k in range(3, min(6, len(line)) + 1):
+            for group in combinations(line, k):
+                names = " + ".join(f"{{{i}}}" for i in range(k))
+                yield Found("total", group, _sum(group), names, True)
+
+
+def _means(cells: list[Cell]) -> Iterator[Found]:
+    """avg(a, b, c, ...) of three or more cells of one row or column."""
+    for line in _lines(cells):
+        for k in range(3, min(6, len(line)) + 1):
+            for group in combinations(line, k):
+                names = ", ".join(f"{{{i}}}" for i in range(k))
+                yield Found("mean", group, CONTEXT.divide(_sum(group), k), f"avg({names})", True)
+
+
+def _mean_differences(cells: list[Cell]) -> Iterator[Found]:
+    """(a + b) / 2 - (c + d) / 2: the change between two two-year averages of one row
+    (2019+2018 against 2018+2017), or the gap between two rows' averages over the same
+    columns."""
+    template = "({0} + {1}) / 2 - ({2} + {3}) / 2"
+    for line in _lines(cells):
+        for (a, b), (c, d) in permutations(combinations(line, 2), 2):
+            yield Found("mean_difference", (a, b, c, d), CONTEXT.divide(a.value + b.value - c.value - d.value, 2),
+                        template, True)
+    rows = [line for line in _lines(cells) if len({c.row for c in line}) == 1]
+    for first, second in permutations(rows, 2):
+        common = sorted({c.column for c in first} & {c.column for c in second}, key=str)
+        for x, y in combinations(common, 2):
+            a, b = (next(c for c in first if c.column == k) for k in (x, y))
+            c, d = (next(c for c in second if c.column == k) for k in (x, y))
+            yield Found("mean_difference", (a, b, c, d), CONTEXT.divide(a.value + b.value - c.value - d.value, 2),
+                        template, True)
+
+
+def _sum_differences(cells: list[Cell]) -> Iterator[Found]:
+    """(a + b) - c and a - (b + c) within one column (items of one period; a row's
+    periods are not added and set against another)."""
+    for line in _lines(cells, rows=False):
+        for a, b in combinations(line, 2):
+            for c in line:
+                if c.leaf not in (a.leaf, b.leaf):
+                    yield Found("sum_difference", (a, b, c), a.value + b.value - c.value, "({0} + {1}) - {2}", True)
+                    yield Found("sum_difference", (c, a, b), c.value - a.value - b.value, "{0} - ({1} + {2})", True)
+
+
+def _sum_ratios(cells: list[Cell]) -> Iterator[Found]:
+    """(a + b) / c within one column: the share of two rows in a total; and c / (a + b)."""
+    for line in _lines(cells, rows=False):
+        for a, b in combinations(line, 2):
+            for c in line:
+                if c.leaf in (a.leaf, b.leaf):
+                    continue
+                if c.value != 0:
+                    yield Found("sum_ratio", (a, b, c), CONTEXT.divide(a.value + b.value, c.value),
+                                "({0} + {1}) / {2}", False)
+                if a.value + b.value != 0:
+                    yield Found("sum_ratio", (c, a, b), CONTEXT.divide(c.value, a.value + b.value),
+                                "{0} / ({1} + {2})", False)
+
+
+def _sum_changes(cells: list[Cell]) -> Iterator[Found]:
+    """((a + b) - (c + d)) / (c + d): the percent change of two rows combined, from one
+    column to another (the same two rows in each)."""
+    rows = [line for line in _lines(cells) if len({c.row for c in line}) == 1]
+    for first, second in combinations(rows, 2):
+        for x, y in permutations({c.column for c in first} & {c.column for c in second}, 2):
+            a, c = (next(cell for cell in first if cell.column == k) for k in (x, y))
+            b, d = (next(cell for cell in second if cell.column == k) for k in (x, y))
+            base = c.value + d.value
+            if base != 0:
+                yield Found("sum_change", (a, b, c, d), CONTEXT.divide(a.value + b.value - base, base),
+                            "(({0} + {1}) - ({2} + {3})) / ({2} + {3})", False)
+
+
+#: The expressions each operation cue of the question asks for ("average" and "change"
+#: together: a change of averages).
+TEMPLATES: dict[frozenset[str], tuple[Callable[[list[Cell]], Iterator[Found]], ...]] = {
+    frozenset({"total"}): (_totals,),
+    frozenset({"mean"}): (_means,),
+    frozenset({"mean", "difference"}): (_mean_differences,),
+    frozenset({"difference"}): (_sum_differences,),
+    frozenset({"ratio"}): (_sum_ratios,),
+    frozenset({"share"}): (_sum_ratios,),
+    frozenset({"percent_change"}): (_sum_ratios, _sum_changes),
+    frozenset({"percent_change", "difference"}): (_sum_changes,),
+}
+
+
+def templates_for(cues: tuple[str, ...]) -> list[Callable[[list[Cell]], Iterator[Found]]]:
+    """The expressions the question's cues ask for, once each, in the order named."""
+    asked = set(cues)
+    chosen: list[Callable[[list[Cell]], Iterator[Found]]] = []
+    for needs, makers in TEMPLATES.items():
+        if needs <= asked:
+            chosen += [m for m in makers if m not in chosen]
+    return chosen
+
+
+def search(jobs: list[tuple[list[Cell], list[Target]]], cues: tuple[str, ...], max_chance: float,
+           accept: Callable[[Found, Target], bool]) -> tuple[Found, Target] | None:
+    """The first result of the cued expressions over each job's cells that equals one
+    of its targets and passes ``accept``, if the expected number of accidental hits
+    over everything enumerated (every job) stays within ``max_chance``."""
+    makers = templates_for(cues)
+    if not makers:
+        return None
+    hit: tuple[Found, Target] | None = None
+    risk = 0.0
+    for cells, targets in jobs:
+        if not 3 <= len(cells) <= MAX_CELLS:
+            continue
+        for make in makers:
+            for found in make(cells):
+                for t in targets:
+                    if found.additive != t.additive:
+                        continue
+                    off = abs(found.result - t.value)
+                    if off <= t.tolerance:
+                        if hit is None and accept(found, t):
+                            hit = (found, t)
+                    elif off <= t.window:
+                        risk += float(t.tolerance) / float(t.window - t.tolerance)
+                        if risk > max_chance:
+                            return None  # too crowded to believe any hit
+    return hit
