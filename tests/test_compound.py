@@ -63,7 +63,9 @@ def test_two_rows_share_of_a_column_total():
 
 
 def _cells(rows):
-    return [Cell(Decimal(v), 10 * r + c, r, c) for r, row in enumerate(rows) for c, v in enumerate(row)]
+    """A table whose columns are periods."""
+    return [Cell(Decimal(v), 10 * r + c, r, c, dated_column=True)
+            for r, row in enumerate(rows) for c, v in enumerate(row)]
 
 
 def _target(value, tolerance="0.5"):
@@ -96,3 +98,29 @@ def test_the_question_cues_choose_the_expressions():
     assert names == {"_means", "_mean_differences", "_sum_differences"}
     assert templates_for(()) == []
     assert {f.__name__ for f in templates_for(("ratio",))} == {"_sum_ratios"}
+
+
+def test_two_rows_averages_set_against_each_other():
+    pensions = {"unit": "million", "columns": ["", "2019 €m", "2018 €m", "2017 €m"], "rows": [
+        ["Defined contribution schemes", "166", "178", "192"], ["Defined benefit schemes", "57", "44", "20"],
+        ["Total amount charged to income statement", "223", "222", "212"]]}
+    question = ("What is the difference between 2019 average defined contribution schemes and "
+                "2019 average defined benefit schemes?")
+    item = only("The answer is 121.5 million.", pensions, question)  # (166 + 178) / 2 - (57 + 44) / 2
+    assert item.status == "derived", item.reason
+    assert item.expression == "($.rows[0][1] + $.rows[0][2]) / 2 - ($.rows[1][1] + $.rows[1][2]) / 2"
+    assert only("The answer is 122.5 million.", pensions, question).status == "unsupported"
+
+
+def test_segments_in_columns_share_a_total_but_periods_do_not_add():
+    balances = {"columns": ["", "Application Software", "Network Software", "Process Technologies", "Total"],
+                "rows": [["Balances at December 31, 2018", "$ 5,236.1", "$ 2,623.7", "$312.3", "$ 9,346.8"]]}
+    question = ("What is the proportion of balances in the Application Software and Process Technologies "
+                "segments over total balances in all segments at December 31, 2018?")
+    item = only("The answer is 59.36%.", balances, question)  # (5236.1 + 312.3) / 9346.8
+    assert item.status == "derived", item.reason
+    # the same figures under year columns are a row's periods: not added and divided
+    years = {"columns": ["", "2019", "2018", "2017", "2016"],
+             "rows": [["Balances", "$ 5,236.1", "$ 2,623.7", "$312.3", "$ 9,346.8"]]}
+    assert only("The answer is 59.36%.", years, "What is the proportion of balances in 2019 and 2017 "
+                "over balances in 2016?").status == "unsupported"

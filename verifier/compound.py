@@ -30,6 +30,10 @@ class Cell:
     leaf: int
     row: int  # the record (table row) holding it
     column: object  # its key or column position
+    #: its column is a period ("2019"): along its row, it is a period, not an item
+    dated_column: bool = False
+    #: its row is a period (a transposed table's "2019" row)
+    dated_row: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,17 +59,19 @@ def _sum(cells: tuple[Cell, ...]) -> Decimal:
     return sum((c.value for c in cells), Decimal(0))
 
 
-def _lines(cells: list[Cell], rows: bool = True) -> list[list[Cell]]:
-    """The rows (unless ``rows`` is False) and the columns among ``cells``: what a
-    total, a mean or a share is taken along (cells of different rows and columns are
-    not summed together)."""
+def _lines(cells: list[Cell], periods: bool = True) -> list[list[Cell]]:
+    """The rows and the columns among ``cells``: what a total, a mean or a share is
+    taken along (cells of different rows and columns are not summed together). With
+    ``periods`` False, only lines of items (segments, rows of a column): a row's
+    periods are not added up and set against another period."""
     by_row: dict[int, list[Cell]] = {}
     by_column: dict[object, list[Cell]] = {}
     for c in cells:
         by_row.setdefault(c.row, []).append(c)
         by_column.setdefault(c.column, []).append(c)
-    lines = (*by_row.values(), *by_column.values()) if rows else tuple(by_column.values())
-    return [line for line in lines if len(line) >= 2]
+    rows = [line for line in by_row.values() if periods or not any(c.dated_column for c in line)]
+    columns = [line for line in by_column.values() if periods or not any(c.dated_row for c in line)]
+    return [line for line in (*rows, *columns) if len(line) >= 2]
 
 
 def _totals(cells: list[Cell]) -> Iterator[Found]:
@@ -106,9 +112,8 @@ def _mean_differences(cells: list[Cell]) -> Iterator[Found]:
 
 
 def _sum_differences(cells: list[Cell]) -> Iterator[Found]:
-    """(a + b) - c and a - (b + c) within one column (items of one period; a row's
-    periods are not added and set against another)."""
-    for line in _lines(cells, rows=False):
+    """(a + b) - c and a - (b + c) among the items of one period."""
+    for line in _lines(cells, periods=False):
         for a, b in combinations(line, 2):
             for c in line:
                 if c.leaf not in (a.leaf, b.leaf):
@@ -117,8 +122,9 @@ def _sum_differences(cells: list[Cell]) -> Iterator[Found]:
 
 
 def _sum_ratios(cells: list[Cell]) -> Iterator[Found]:
-    """(a + b) / c within one column: the share of two rows in a total; and c / (a + b)."""
-    for line in _lines(cells, rows=False):
+    """(a + b) / c among the items of one period: the share of two rows (or segments)
+    in a total; and c / (a + b)."""
+    for line in _lines(cells, periods=False):
         for a, b in combinations(line, 2):
             for c in line:
                 if c.leaf in (a.leaf, b.leaf):

@@ -546,14 +546,15 @@ def _compound(mention: Mention, hay: Haystack, families: list[tuple[str, list[_G
     seen: set[frozenset[LeafId]] = set()
     asked = next((f for kind, f in families if kind == "asked"), [])
     rows = next((f for kind, f in families if kind == "record"), [])
-    for groups in [asked, *([g] for g in rows if len(rows) <= 4)]:
+    # the rows named in full together ("average A and average B"), or each alone
+    for groups in [asked, rows, *([g] for g in rows)]:
         cells = {leaf: value for g in groups for value, leaf in zip(g.values, g.leaves, strict=True)}
         key = frozenset(cells)
-        if groups and key not in seen:
+        if groups and key not in seen and len(cells) <= compound.MAX_CELLS:
             seen.add(key)
-            sets.append((groups[0].scale, [compound.Cell(v, leaf, hay._parent[hay.leaves[leaf].node],
-                                                         hay._segment[hay.leaves[leaf].node])
-                                           for leaf, v in sorted(cells.items())]))  # as printed
+            sets.append((groups[0].scale, [_cell(hay, leaf, v) for leaf, v in sorted(cells.items())]))
+            if groups is rows:
+                break  # every row is in it
     percent_like = mention.kind in ("percent", "basis_points")
     jobs = [(cells, [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
                      for base in _targets(mention, scale) for t in _signed(base, mention) if not t.magnitude])
@@ -574,6 +575,14 @@ def _compound(mention: Mention, hay: Haystack, families: list[tuple[str, list[_G
     if t.percent and not t.additive:
         expression = f"({expression}) * 100"
     return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value)
+
+
+def _cell(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
+    node = hay.leaves[leaf].node
+    row = hay._parent[node]
+    return compound.Cell(value, leaf, row, hay._segment[node],
+                         dated_column=is_period_label(hay.leaves[leaf].key or ""),
+                         dated_row=is_period_label(_record_label(hay, node).replace("_", " ")))
 
 
 #: Operations each cue brings forward (pair operations and group statistics).
