@@ -183,3 +183,14 @@ def test_another_rows_computation_is_not_the_answer_to_a_question_that_names_the
     # ratios and shares combine rows by nature
     ratio = verify("The answer is 38.4%.", tools, question="What were operating expenses as a percentage of revenue in 2019?")
     assert ratio.items[0].status == "derived"
+
+
+def test_a_row_labelled_only_by_a_time_is_not_named_by_a_date_in_the_question():
+    tools = {"table": {"columns": ["", "2019 RMB'Million", "2018 RMB'Million"], "rows": [
+        ["At beginning of the year", "120,402", "95,530"], ["Additions (Note (a))", "44,618", "60,807"],
+        ["Disposals (Note (c))", "(16,664)", "(14,805)"], ["At end of the year", "148,356", "141,532"]]},
+        "unit": "million"}
+    question = "How much is the change in additions of financial assets between 2018 year end and 2019 year end?"
+    assert verify("The answer is -16189 million.", tools, question=question).items[0].status == "derived"
+    # "Additions" is the asked row: the year-end row's change is still not its answer
+    assert verify("The answer is 6824 million.", tools, question=question).items[0].status == "unsupported"

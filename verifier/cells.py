@@ -71,7 +71,7 @@ def _tables(hay: Haystack) -> tuple[dict[int, list[_Row]], dict[int, tuple[int, 
             elif leaf in hay.leaf_value:
                 continue  # a number is not a label
             else:
-                stems = frozenset(content_words(entry.raw))
+                stems = frozenset(content_words(_NOTE_REF.sub(" ", entry.raw)))
             if stems:
                 labelled = _Row(row, entry.raw.strip(), stems)
                 tables.setdefault(hay.parent(row), []).append(labelled)
@@ -281,7 +281,8 @@ def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> boo
         if found is not None:
             table, row = found
             named = _asked_row(hay, table, words)
-            if named is not None and named.node != row.node and not (row.stems and row.stems <= words):
+            if named is not None and named.node != row.node and not (
+                    row.stems and row.stems <= words and not row.stems <= _WHEN_STEMS):
                 return True
     return False
 
@@ -298,12 +299,20 @@ def _from_nothing(hay: Haystack, row: _Row, periods: tuple[Period, ...]) -> bool
     return False
 
 
+#: A reference to the notes in a row label: "Additions (Note (a))", "(refer to note 18)".
+_NOTE_REF = re.compile(r"(?i)\((?:refer to |see )?notes?\b[^()]*(?:\([^()]*\)[^()]*)*\)")
+
+#: Stems of row labels that only say when ("At end of the year", "Beginning"): a
+#: question's "2018 year end" names a date, not that row.
+_WHEN_STEMS = frozenset({"end", "beginn", "begin", "start"})
+
+
 def _asked_row(hay: Haystack, table: int, asked_words: frozenset[str]) -> _Row | None:
     """The one row of ``table`` whose label words are all in the question; None when
     no row's are, or when several rows' are and no one's words contain the others'
     ("Total revenue" over "Revenue"; "Accrued expenses" and "Other liabilities" both
     named: no single row)."""
-    full = [r for r in _tables(hay)[0].get(table, []) if r.stems <= asked_words]
+    full = [r for r in _tables(hay)[0].get(table, []) if r.stems <= asked_words and not r.stems <= _WHEN_STEMS]
     if not full:
         return None
     widest = max(full, key=lambda r: len(r.stems))
