@@ -124,3 +124,16 @@ def test_segments_in_columns_share_a_total_but_periods_do_not_add():
              "rows": [["Balances", "$ 5,236.1", "$ 2,623.7", "$312.3", "$ 9,346.8"]]}
     assert only("The answer is 59.36%.", years, "What is the proportion of balances in 2019 and 2017 "
                 "over balances in 2016?").status == "unsupported"
+
+
+def test_a_total_over_figures_the_prose_gives_periods():
+    tools = {"unit": "million", "table": {"columns": ["", "2019", "2018"], "rows": [["Land", "$45.0", "$45.0"]]},
+             "note": "Depreciation expense totaled $290.2 million in 2019, $239.6 million in 2018 and "
+                     "$190.4 million in 2017."}
+    question = "What is the total depreciation expense incurred by the company between 2017 to 2019?"
+    item = only("The answer is 720.2 million.", tools, question)
+    assert item.status == "derived" and item.expression == "$.note + $.note + $.note", item.reason
+    assert only("The answer is 720.3 million.", tools, question).status == "unsupported"
+    # figures without periods are no series
+    tools["note"] = "Depreciation expense was $290.2 million, $239.6 million and $190.4 million."
+    assert only("The answer is 720.2 million.", tools, question).status == "unsupported"

@@ -15,6 +15,9 @@ REGIONS = ("Revenue from sales into China accounted for 53%, 57%, and 51% of tot
 DEPRECIATION = ("Depreciation expense totaled $290.2 million in 2019, $239.6 million in 2018 and "
                 "$190.4 million in 2017.")
 
+RECOGNIZED = ("For the years ended December 31, 2019, 2018 and 2017, the Company recognized $0.3 million, "
+              "$0.9 million and $0.6 million, respectively of stock-based compensation expense.")
+
 
 def periods(text: str, value: str) -> set[int] | None:
     hay = Haystack({"note": text})
@@ -28,6 +31,8 @@ def periods(text: str, value: str) -> set[int] | None:
     (REGIONS, "0.14", {2017}),            # each "respectively" clause pairs its own list
     (REGIONS, "0.53", {2019}),
     (DEPRECIATION, "239.6E+6", {2018}),   # a figure followed by "in 2018"
+    (RECOGNIZED, "9E+5", {2018}),          # the periods first, then the figures
+    (RECOGNIZED, "6E+5", {2017}),
     ("In 2019, revenue rose 5% to $10 million.", "1E+7", None),  # no period beside it: unknown
     ("Revenue was $5 million and $6 million in 2019 and 2018, respectively, up 3%.", "0.03", None),
 ])
@@ -81,3 +86,8 @@ def test_long_prose_is_quoted_around_the_figure():
     tools = [{"name": "filing", "output": {"paragraphs": [SHARES]}}]
     item = verify("The answer is 6 million.", tools).items[0]
     assert "and 6 million for fiscal" in item.reason and item.reason.startswith("found as written '…")
+
+
+def test_periods_first_need_as_many_figures():
+    text = "For 2019 and 2018, the Company recognized $0.3 million, $0.9 million and $0.6 million, respectively."
+    assert periods(text, "3E+5") is None

@@ -35,7 +35,7 @@ from functools import lru_cache
 import stoplists
 from normalizers.numbers import CONTEXT, exponent
 
-from . import compound
+from . import compound, prose_periods, yearquarter
 from .extract import Mention
 from .haystack import Haystack, LeafId, is_period_label
 
@@ -555,6 +555,8 @@ def _compound(mention: Mention, hay: Haystack, families: list[tuple[str, list[_G
             sets.append((groups[0].scale, [_cell(hay, leaf, v) for leaf, v in sorted(cells.items())]))
             if groups is rows:
                 break  # every row is in it
+    if "total" in cues or "mean" in cues:  # "the total depreciation from 2017 to 2019"
+        sets += _prose_series(hay)
     percent_like = mention.kind in ("percent", "basis_points")
     jobs = [(cells, [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
                      for base in _targets(mention, scale) for t in _signed(base, mention) if not t.magnitude])
@@ -575,6 +577,31 @@ def _compound(mention: Mention, hay: Haystack, families: list[tuple[str, list[_G
     if t.percent and not t.additive:
         expression = f"({expression}) * 100"
     return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value)
+
+
+def _prose_series(hay: Haystack) -> list[tuple[Decimal, list[compound.Cell]]]:
+    """Figures of one paragraph, in one scale, that it gives three or more distinct
+    periods ("$290.2 million in 2019, $239.6 million in 2018 and $190.4 million in
+    2017"): a row of periods written as prose. Cached per haystack."""
+    cache = _facts(hay)
+    if ("prose_series", 0) not in cache:
+        series: list[tuple[Decimal, list[compound.Cell]]] = []
+        for leaf, figures in hay.text_values.items():
+            dated = prose_periods.dated_figures(hay, leaf)
+            if len(dated) < 3:
+                continue
+            by_scale: dict[Decimal | None, dict[str, compound.Cell]] = defaultdict(dict)
+            for value, own_scale in figures:
+                whole = CONTEXT.multiply(value, own_scale) if own_scale is not None else value
+                period = next((p for forms, p in dated if whole in forms or value in forms), None)
+                if period is not None:
+                    key = yearquarter.text(period)
+                    by_scale[own_scale].setdefault(key, compound.Cell(value, leaf, -1 - leaf, key, dated_column=True))
+            for own_scale, cells in by_scale.items():
+                if len(cells) >= 3:
+                    series.append((own_scale or hay.leaf_scale(leaf) or Decimal(1), list(cells.values())))
+        cache[("prose_series", 0)] = series
+    return cache[("prose_series", 0)]  # type: ignore[return-value]
 
 
 def _cell(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:

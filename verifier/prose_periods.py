@@ -62,6 +62,12 @@ def covers(hay: Haystack, leaf: LeafId, period: Period) -> bool:
     return any(yearquarter.same(period, p) for _, p in _figures(hay, leaf))
 
 
+def dated_figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Period]]:
+    """Each figure of the text at ``leaf`` that the text gives a period: (its values in
+    every form, the period)."""
+    return _figures(hay, leaf) if hay.is_string(leaf) else []
+
+
 def _figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Period]]:
     cache = _CACHE.setdefault(hay, {})
     found = cache.get(leaf)
@@ -91,17 +97,24 @@ def _values(mention: Mention) -> frozenset[Decimal]:
 
 
 def _respectively(clause: str, mentions: list[Mention]) -> list[tuple[frozenset[Decimal], Period]]:
-    """"A, B and C ... in 2019, 2018 and 2017, respectively": one unbroken list of
-    figures, then one unbroken list of as many periods, and no figure after them;
+    """"A, B and C ... in 2019, 2018 and 2017, respectively" (or the periods first):
+    one unbroken list of figures, and one unbroken list of as many periods;
     anything else ("$12.1 million, or 8% of revenue, and $10.3 million ... for 2019 and
     2018") says nothing."""
     figures = [m for m in mentions if m.kind in NUMERIC_KINDS and m.num_forms]
     periods = [(m, p) for m in mentions if (p := yearquarter.of_mention(m, days=True)) is not None]
     if len(periods) < 2 or not figures:
         return []
-    # the periods after the first figure: the list the figures are paired with
+    # the periods after the first figure: the list the figures are paired with; or,
+    # with none after them, the list before ("For the years ended December 31, 2019,
+    # 2018 and 2017, the Company recognized $0.3 million, $0.9 million and $0.6
+    # million, respectively")
     run = [(m, p) for m, p in periods if m.start > figures[0].end]
-    if len(run) != len(figures) or figures[-1].end > run[0][0].start:
+    if not run:
+        run = [(m, p) for m, p in periods if m.end < figures[0].start]
+        if len(run) != len(figures):
+            return []
+    elif len(run) != len(figures) or figures[-1].end > run[0][0].start:
         return []
     if not (_one_list(clause, figures) and _one_list(clause, [m for m, _ in run])):
         return []
