@@ -137,3 +137,15 @@ def test_a_total_over_figures_the_prose_gives_periods():
     # figures without periods are no series
     tools["note"] = "Depreciation expense was $290.2 million, $239.6 million and $190.4 million."
     assert only("The answer is 720.2 million.", tools, question).status == "unsupported"
+
+
+def test_only_the_named_rows_of_a_larger_table_are_searched():
+    rows = [[f"Item {chr(65 + i)}", str(4000 + 97 * i), str(3900 + 89 * i), str(3300 + 61 * i)] for i in range(6)]
+    rows[2][0] = "Free cash flow"
+    table = {"unit": "million", "columns": ["", "2019", "2018", "2017"], "rows": rows}
+    value = (Decimal(rows[2][1]) + Decimal(rows[2][2]) - Decimal(rows[2][2]) - Decimal(rows[2][3])) / 2
+    answer = f"The answer is {value} million."
+    named = "What is the change between 2018 and 2019 average free cash flow?"
+    assert only(answer, table, named).status == "derived"
+    # six rows, none named: three- and four-cell expressions are not tried over all of them
+    assert only(answer, table, "What is the change between the 2018 and 2019 averages?").status == "unsupported"

@@ -509,8 +509,11 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         return None
     groups = _groups(hay)
     families: list[tuple[str, list[_Group]]] = []
+    named_rows: list[_Group] = []  # the rows the question or sentence names (in full, if any)
     for kind in ("record", "stacked", "column", "text", "tool"):
         family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
+        if kind == "record":
+            named_rows = family  # a small table's rows, unless the wording names some
         if kind == "stacked":  # searched only where the question or sentence names the row
             named = _named(hay, family, focus) if focus else []
             if named:
@@ -521,6 +524,8 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
             # rows the question names in full ("Other" and "Deferred tax liabilities" in
             # "other deferred tax liabilities") before rows it names half of
             whole = [g for g in named if _label_words(hay, g) <= focus]
+            if kind == "record" and named:
+                named_rows = whole or named
             for subset in ((whole,) if len(whole) < len(named) else ()) + (named,):
                 cells = _cross_named(hay, subset, focus)
                 if cells:
@@ -533,19 +538,23 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     except _OutOfBudget:
         return None
     if found is None and focus and cues:
-        found = _compound(mention, hay, families, cues, max_chance)
+        asked = next((f for kind, f in families if kind == "asked"), [])
+        rows = named_rows if len(named_rows) <= MAX_NAMED_ROWS else []
+        found = _compound(mention, hay, asked, rows, cues, max_chance)
     return found
 
 
-def _compound(mention: Mention, hay: Haystack, families: list[tuple[str, list[_Group]]],
+#: More rows named in full than this and the wording named no row in particular.
+MAX_NAMED_ROWS = 4
+
+
+def _compound(mention: Mention, hay: Haystack, asked: list[_Group], rows: list[_Group],
               cues: tuple[str, ...], max_chance: float) -> Derivation | None:
     """Three- and four-cell expressions over the cells the question names (see
-    :mod:`verifier.compound`): the first family of cells named along both axes, and
-    the rows it names in full."""
+    :mod:`verifier.compound`): the first family of cells named along both axes
+    (``asked``), and the rows it names in full."""
     sets: list[tuple[Decimal, list[compound.Cell]]] = []
     seen: set[frozenset[LeafId]] = set()
-    asked = next((f for kind, f in families if kind == "asked"), [])
-    rows = next((f for kind, f in families if kind == "record"), [])
     # the rows named in full together ("average A and average B"), or each alone
     for groups in [asked, rows, *([g] for g in rows)]:
         cells = {leaf: value for g in groups for value, leaf in zip(g.values, g.leaves, strict=True)}
@@ -759,6 +768,8 @@ def _first_hit(hay: Haystack, family: list[_Group], targets: dict[Decimal, list[
         if budget is not None and not budget.spend(len(group.values) * len(targets[group.scale])):
             raise _OutOfBudget
         for t in targets[group.scale]:
+            if not _applies(op, t) or (t.magnitude and group.values[0] >= 0):
+                continue  # nothing to find: a magnitude needs a negative cell
             for idx in _pairs(group, op, t):
                 if _acceptable(hay, group, op, idx, t, mention):
                     return group, idx, t
