@@ -149,3 +149,11 @@ def test_only_the_named_rows_of_a_larger_table_are_searched():
     assert only(answer, table, named).status == "derived"
     # six rows, none named: three- and four-cell expressions are not tried over all of them
     assert only(answer, table, "What is the change between the 2018 and 2019 averages?").status == "unsupported"
+
+
+def test_a_column_header_naming_a_year_is_a_period_even_with_more_words():
+    sales = {"columns": ["Segment", "Fiscal 2019 Net Sales", "Fiscal 2018 Net Sales", "Fiscal 2017 Net Sales"],
+             "rows": [["Grocery", "3,279.2", "3,287.0", "3,100.0"], ["Frozen", "2,804.0", "2,753.0", "2,699.1"]]}
+    question = "What is the difference in Grocery net sales?"
+    # 3,279.2 + 3,287.0 - 3,100.0: a row's years are not added and set against another year
+    assert only("The answer is 3466.2.", sales, question).status == "unsupported"

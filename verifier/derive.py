@@ -617,8 +617,17 @@ def _cell(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
     node = hay.leaves[leaf].node
     row = hay._parent[node]
     return compound.Cell(value, leaf, row, hay._segment[node],
-                         dated_column=is_period_label(hay.leaves[leaf].key or ""),
-                         dated_row=is_period_label(_record_label(hay, node).replace("_", " ")))
+                         dated_column=_dated(hay.leaves[leaf].key or ""),
+                         dated_row=_dated(_record_label(hay, node).replace("_", " ")))
+
+
+_YEAR_WORD = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def _dated(label: str) -> bool:
+    """Whether a row or column label is of a period: a date or year ("2019", "January
+    31, 2020"), or a measure of one ("Fiscal 2019 Net Sales")."""
+    return is_period_label(label) or _YEAR_WORD.search(label) is not None
 
 
 #: Operations each cue brings forward (pair operations and group statistics).
