@@ -215,16 +215,26 @@ def test_a_row_labelled_as_percent_holds_percentages():
     assert one("The answer is 16.15%.", tools, question=question)[0].status == "unsupported"
 
 
-def test_an_expense_printed_negative_is_a_positive_share():
+def test_a_ratio_keeps_the_sign_of_its_cells():
+    # 111 / 372 of an expense printed "(111)" is -29.84%: accepting the magnitude let
+    # altered ratios against negative cells through on TAT-QA (3 found, 3 wrongly)
     tools = {"columns": ["$ MILLION", "53 WEEKS", "52 WEEKS"],
              "rows": [["EBITDA", "372", "361"], ["Depreciation and amortisation", "(111)", "(102)"]]}
     question = "What is the percentage constitution of Depreciation and Amortisation in EBITDA in F19?"
-    item, _ = one("The answer is 29.84%.", tools, question=question)
-    assert item.status == "derived" and item.expression == "($.rows[1][1] / $.rows[0][1]) * 100"
-    # the magnitude is for ratios only: a percent change keeps its sign
+    assert one("The answer is -29.84%.", tools, question=question)[0].status == "derived"
+    assert one("The answer is 29.84%.", tools, question=question)[0].status == "unsupported"
     # ((-102) - (-111)) / (-111) is -8.11%, not 8.11%
     assert one("Costs changed 8.11%.", {"columns": ["", "2019", "2018"],
                                         "rows": [["Costs", "(111)", "(102)"]]})[0].status == "unsupported"
+
+
+def test_percentage_of_completion_is_not_a_percent_row():
+    tools = {"unit": "million", "columns": ["", "2019", "2018"],
+             "rows": [["Revenue under percentage-of-completion", "1,234", "1,100"],
+                      ["Revenue under completed contract", "450", "400"]]}
+    question = "What was the percentage change in revenue under percentage-of-completion from 2018 to 2019?"
+    assert one("It grew by 134%.", tools, question=question)[0].status == "unsupported"
+    assert one("It grew by 12.18%.", tools, question=question)[0].status == "derived"
 
 
 STACKED = {"unit": "thousand", "columns": ["", "Number of Shares", "Weighted Average Grant Date Fair Value"], "rows": [
@@ -286,3 +296,9 @@ def test_a_groups_mean_is_one_result_not_a_spread_of_them():
     assert item.status == "derived", item.reason
     assert item.expression == "avg($.rows[0][1], $.rows[0][2], $.rows[0][3])"
     assert one("The answer is 2.6%.", tools, question=question)[0].status == "unsupported"
+
+
+def test_count_fields_are_quantities_not_period_words():
+    # "quarter" and "weeks" as JSON fields hold numbers of their own
+    assert one("EPS was 4.25.", {"symbol": "ACME", "quarter": 3, "eps": 1.25})[0].status == "unsupported"
+    assert one("The price was 70.4.", {"weeks": 52, "price": 18.4})[0].status == "unsupported"

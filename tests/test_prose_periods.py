@@ -91,3 +91,8 @@ def test_long_prose_is_quoted_around_the_figure():
 def test_periods_first_need_as_many_figures():
     text = "For 2019 and 2018, the Company recognized $0.3 million, $0.9 million and $0.6 million, respectively."
     assert periods(text, "3E+5") is None
+
+
+def test_periods_first_pair_only_when_nothing_else_is_listed_after_the_figures():
+    text = "In fiscal 2019 and 2018, the Company sold 1,200 and 800 units to Acme and Beta, respectively."
+    assert periods(text, "1200") is None

@@ -74,39 +74,53 @@ def _lines(cells: list[Cell], periods: bool = True) -> list[list[Cell]]:
     return [line for line in (*rows, *columns) if len(line) >= 2]
 
 
+def _runs(line: list[Cell]) -> Iterator[tuple[Cell, ...]]:
+    """Unbroken runs of three to six cells of a line, in the order printed: the years
+    2017-2019 of a row, the rows of a section; not any three of them."""
+    for k in range(3, min(6, len(line)) + 1):
+        for start in range(len(line) - k + 1):
+            yield tuple(line[start:start + k])
+
+
 def _totals(cells: list[Cell]) -> Iterator[Found]:
-    """sum(a, b, c, ...) of three or more cells of one row or column."""
+    """sum(a, b, c, ...) of an unbroken run of a row or column."""
     for line in _lines(cells):
-        for k in range(3, min(6, len(line)) + 1):
-            for group in combinations(line, k):
-                names = " + ".join(f"{{{i}}}" for i in range(k))
-                yield Found("total", group, _sum(group), names, True)
+        for group in _runs(line):
+            names = " + ".join(f"{{{i}}}" for i in range(len(group)))
+            yield Found("total", group, _sum(group), names, True)
 
 
 def _means(cells: list[Cell]) -> Iterator[Found]:
-    """avg(a, b, c, ...) of three or more cells of one row or column."""
+    """avg(a, b, c, ...) of an unbroken run of a row or column."""
     for line in _lines(cells):
-        for k in range(3, min(6, len(line)) + 1):
-            for group in combinations(line, k):
-                names = ", ".join(f"{{{i}}}" for i in range(k))
-                yield Found("mean", group, CONTEXT.divide(_sum(group), k), f"avg({names})", True)
+        for group in _runs(line):
+            names = ", ".join(f"{{{i}}}" for i in range(len(group)))
+            yield Found("mean", group, CONTEXT.divide(_sum(group), len(group)), f"avg({names})", True)
+
+
+def _one_row_lines(cells: list[Cell]) -> list[list[Cell]]:
+    return [line for line in _lines(cells) if len({c.row for c in line}) == 1]
+
+
+def _at(line: list[Cell], column: object) -> Cell:
+    return next(c for c in line if c.column == column)
 
 
 def _mean_differences(cells: list[Cell]) -> Iterator[Found]:
     """(a + b) / 2 - (c + d) / 2: the change between two two-year averages of one row
-    (2019+2018 against 2018+2017), or the gap between two rows' averages over the same
-    columns."""
+    (2019+2018 against 2018+2017: three periods in a row, in order), or the gap between
+    two rows' averages over the same two columns."""
     template = "({0} + {1}) / 2 - ({2} + {3}) / 2"
-    for line in _lines(cells):
-        for (a, b), (c, d) in permutations(combinations(line, 2), 2):
-            yield Found("mean_difference", (a, b, c, d), CONTEXT.divide(a.value + b.value - c.value - d.value, 2),
-                        template, True)
-    rows = [line for line in _lines(cells) if len({c.row for c in line}) == 1]
-    for first, second in permutations(rows, 2):
-        common = sorted({c.column for c in first} & {c.column for c in second}, key=str)
+    for line in _one_row_lines(cells):
+        for a, b, c in zip(line, line[1:], line[2:], strict=False):
+            for four in ((a, b, b, c), (b, c, a, b)):
+                yield Found("mean_difference", four,
+                            CONTEXT.divide(four[0].value + four[1].value - four[2].value - four[3].value, 2),
+                            template, True)
+    for first, second in permutations(_one_row_lines(cells), 2):
+        common = [c.column for c in first if any(d.column == c.column for d in second)]
         for x, y in combinations(common, 2):
-            a, b = (next(c for c in first if c.column == k) for k in (x, y))
-            c, d = (next(c for c in second if c.column == k) for k in (x, y))
+            a, b, c, d = _at(first, x), _at(first, y), _at(second, x), _at(second, y)
             yield Found("mean_difference", (a, b, c, d), CONTEXT.divide(a.value + b.value - c.value - d.value, 2),
                         template, True)
 
@@ -140,11 +154,10 @@ def _sum_ratios(cells: list[Cell]) -> Iterator[Found]:
 def _sum_changes(cells: list[Cell]) -> Iterator[Found]:
     """((a + b) - (c + d)) / (c + d): the percent change of two rows combined, from one
     column to another (the same two rows in each)."""
-    rows = [line for line in _lines(cells) if len({c.row for c in line}) == 1]
-    for first, second in combinations(rows, 2):
-        for x, y in permutations({c.column for c in first} & {c.column for c in second}, 2):
-            a, c = (next(cell for cell in first if cell.column == k) for k in (x, y))
-            b, d = (next(cell for cell in second if cell.column == k) for k in (x, y))
+    for first, second in combinations(_one_row_lines(cells), 2):
+        common = [c.column for c in first if any(d.column == c.column for d in second)]
+        for x, y in permutations(common, 2):
+            a, c, b, d = _at(first, x), _at(first, y), _at(second, x), _at(second, y)
             base = c.value + d.value
             if base != 0:
                 yield Found("sum_change", (a, b, c, d), CONTEXT.divide(a.value + b.value - base, base),
@@ -175,30 +188,43 @@ def templates_for(cues: tuple[str, ...]) -> list[Callable[[list[Cell]], Iterator
     return chosen
 
 
+def accidental_hits(near: int, tolerance: Decimal, window: Decimal) -> float:
+    """Expected accidental hits from ``near`` results that fall within ``window`` of a
+    target but miss it: each is as likely as any to have been the one a wrong answer
+    landed within ``tolerance`` of. The derive stage counts pairs and group statistics
+    the same way."""
+    if window <= tolerance:
+        return 0.0
+    return near * float(tolerance) / float(window - tolerance)
+
+
 def search(jobs: list[tuple[list[Cell], list[Target]]], cues: tuple[str, ...], max_chance: float,
-           accept: Callable[[Found, Target], bool]) -> tuple[Found, Target] | None:
+           fits: Callable[[Found, Target], bool], accept: Callable[[Found, Target], bool],
+           spent: float = 0.0) -> tuple[tuple[Found, Target] | None, float]:
     """The first result of the cued expressions over each job's cells that equals one
-    of its targets and passes ``accept``, if the expected number of accidental hits
-    over everything enumerated (every job) stays within ``max_chance``."""
+    of its targets and passes ``accept``, believed only if the expected number of
+    accidental hits over everything enumerated (every job, plus ``spent`` before)
+    stays within ``max_chance``. Results that do not ``fit`` a target (a sum of
+    amounts for a percentage) are neither hits nor chances. Returns the hit or None,
+    and the risk spent (infinite when a hit was refused)."""
     makers = templates_for(cues)
-    if not makers:
-        return None
     hit: tuple[Found, Target] | None = None
-    risk = 0.0
+    near: dict[Target, int] = {}  # per target: results near it that miss
     for cells, targets in jobs:
         if not 3 <= len(cells) <= MAX_CELLS:
             continue
         for make in makers:
             for found in make(cells):
                 for t in targets:
-                    if found.additive != t.additive:
+                    if found.additive != t.additive or not fits(found, t):
                         continue
                     off = abs(found.result - t.value)
                     if off <= t.tolerance:
                         if hit is None and accept(found, t):
                             hit = (found, t)
                     elif off <= t.window:
-                        risk += float(t.tolerance) / float(t.window - t.tolerance)
-                        if risk > max_chance:
-                            return None  # too crowded to believe any hit
-    return hit
+                        near[t] = near.get(t, 0) + 1
+    spent += sum(accidental_hits(n, t.tolerance, t.window) for t, n in near.items())
+    if hit is not None and spent > max_chance:
+        return None, float("inf")
+    return hit, spent

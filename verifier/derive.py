@@ -160,10 +160,8 @@ def _signed(target: _Target, mention: Mention) -> Iterator[_Target]:
         yield _Target(-target.value, target.tolerance, target.additive, target.percent)
     else:
         yield target
-        if target.value > 0 and not mention.explicit_sign:
-            # an expense printed "(111)" is 111 when summed with its kind or set against
-            # a positive figure ("29.84% of EBITDA")
-            yield _Target(-target.value, target.tolerance, target.additive, target.percent, magnitude=True)
+        if target.additive and target.value > 0 and not mention.explicit_sign:
+            yield _Target(-target.value, target.tolerance, True, False, magnitude=True)
 
 
 def _range(values: tuple[Decimal, ...], lo: Decimal, hi: Decimal) -> range:
@@ -199,7 +197,7 @@ def chance(group: _Group, op: str, t: _Target, hay: Haystack | None = None) -> f
     else:  # columns, and large groups counted whole (an over-estimate: conservative)
         near = _count_pairs(group, op, t, window)
         hits = _count_pairs(group, op, t, t.tolerance)
-    return (near - hits) * float(t.tolerance) / float(window - t.tolerance)
+    return compound.accidental_hits(near - hits, t.tolerance, window)
 
 
 def _within(group: _Group, op: str, pair: tuple[int, int], t: _Target) -> bool:
@@ -222,8 +220,6 @@ def _applies(op: str, t: _Target) -> bool:
     units, ratios give fractions, percent changes give percentages."""
     if op in ("difference", "sum", "average"):
         return t.additive
-    if t.magnitude and op != "ratio":
-        return False  # a percent change's sign is what it says; a share is of positive parts
     return not t.additive  # ratios and percent changes: "24.41%", or a fraction "0.2441"
 
 
@@ -314,10 +310,8 @@ def _stat_chance(results: list[Decimal], t: _Target) -> float:
     """Expected accidental hits among ``results`` that miss the target: those within
     :func:`_window` of it, each as likely as a pair's result (see :func:`chance`)."""
     window = _window(t)
-    if window <= t.tolerance:
-        return 0.0
     near = sum(1 for r in results if t.tolerance < abs(r - t.value) <= window)
-    return near * float(t.tolerance) / float(window - t.tolerance)
+    return compound.accidental_hits(near, t.tolerance, window)
 
 
 def _homogeneous(hay: Haystack, group: _Group) -> bool:
@@ -350,6 +344,8 @@ def _key_tokens(key: str | None) -> frozenset[str]:
     if not key or is_period_label(key):
         return frozenset()  # a period column ("January 31, 2020") says nothing about what is measured
     generic = stoplists.load("generic_key_words")
+    if " " in key or key[:1].isupper():  # a printed column header, not a field name
+        generic = generic | stoplists.load("period_header_words")
     return frozenset(t.lower() for t in _KEY_TOKEN.findall(key)
                      if t.lower() not in generic and not _PERIOD_KEY.match(t))
 
@@ -388,8 +384,7 @@ def _acceptable(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: 
     """Plausibility checks on a hit: operands of one record that are added or compared
     must measure the same quantity; a rounded sum or difference must be written at
     least as precisely as its operands (9.886 is not "10"), unless hedged."""
-    if t.magnitude and not (op in ("sum", "average", "total", "mean") and all(group.values[i] < 0 for i in idx)
-                            or op == "ratio" and (group.values[idx[0]] < 0) != (group.values[idx[1]] < 0)):
+    if t.magnitude and not (op in ("sum", "average", "total", "mean") and all(group.values[i] < 0 for i in idx)):
         return False
     if t.additive and mention.kind in ("percent", "basis_points", "percentage_points") and not all(
             hay.is_percent(group.leaves[i]) for i in idx):
@@ -508,39 +503,44 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     if not mention.num_forms:
         return None
     groups = _groups(hay)
-    families: list[tuple[str, list[_Group]]] = []
+    named: list[tuple[str, list[_Group]]] = []  # the groups the wording names, first
+    unnamed: list[tuple[str, list[_Group]]] = []
     named_rows: list[_Group] = []  # the rows the question or sentence names (in full, if any)
     for kind in ("record", "stacked", "column", "text", "tool"):
         family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
-        if kind == "record":
-            named_rows = family  # a small table's rows, unless the wording names some
         if kind == "stacked":  # searched only where the question or sentence names the row
-            named = _named(hay, family, focus) if focus else []
-            if named:
-                families.append((kind, named))
+            rows = _named(hay, family, focus) if focus else []
+            if rows:
+                named.append((kind, rows))
             continue
         if focus and kind in ("record", "column"):
-            named = _named(hay, family, focus)
+            some = _named(hay, family, focus)
             # rows the question names in full ("Other" and "Deferred tax liabilities" in
             # "other deferred tax liabilities") before rows it names half of
-            whole = [g for g in named if _label_words(hay, g) <= focus]
-            if kind == "record" and named:
-                named_rows = whole or named
-            for subset in ((whole,) if len(whole) < len(named) else ()) + (named,):
+            whole = [g for g in some if _label_words(hay, g) <= focus]
+            if kind == "record" and some:
+                named_rows = whole or some
+            for subset in ((whole,) if len(whole) < len(some) else ()) + (some,):
                 cells = _cross_named(hay, subset, focus)
                 if cells:
-                    families.append(("asked", cells))
+                    named.append(("asked", cells))
                 if subset and len(subset) < len(family):
-                    families.append((kind, subset))
-        families.append((kind, family))
+                    named.append((kind, subset))
+        unnamed.append((kind, family))
     try:
-        found = _search(mention, hay, max_chance, families, cues, budget)
+        # the operations the wording names over the groups it names; then longer
+        # expressions over those cells; then those operations everywhere; then the
+        # others: each search adds to the same count of chances
+        found, spent = _search(mention, hay, max_chance, named, cues, budget, cued_only=True)
+        if found is None and spent <= max_chance and focus and cues and len(named_rows) <= MAX_NAMED_ROWS:
+            asked = next((f for kind, f in named if kind == "asked"), [])
+            found, spent = _compound(mention, hay, asked, named_rows, cues, max_chance, spent, budget)
+        if found is None and spent <= max_chance:
+            found, spent = _search(mention, hay, max_chance, unnamed, cues, budget, spent, cued_only=True)
+        if found is None and spent <= max_chance:
+            found, _ = _search(mention, hay, max_chance, named + unnamed, cues, budget, spent, cued_only=False)
     except _OutOfBudget:
         return None
-    if found is None and focus and cues:
-        asked = next((f for kind, f in families if kind == "asked"), [])
-        rows = named_rows if len(named_rows) <= MAX_NAMED_ROWS else []
-        found = _compound(mention, hay, asked, rows, cues, max_chance)
     return found
 
 
@@ -549,7 +549,8 @@ MAX_NAMED_ROWS = 4
 
 
 def _compound(mention: Mention, hay: Haystack, asked: list[_Group], rows: list[_Group],
-              cues: tuple[str, ...], max_chance: float) -> Derivation | None:
+              cues: tuple[str, ...], max_chance: float, spent: float,
+              budget: Budget | None) -> tuple[Derivation | None, float]:
     """Three- and four-cell expressions over the cells the question names (see
     :mod:`verifier.compound`): the first family of cells named along both axes
     (``asked``), and the rows it names in full."""
@@ -571,46 +572,55 @@ def _compound(mention: Mention, hay: Haystack, asked: list[_Group], rows: list[_
                      for base in _targets(mention, scale) for t in _signed(base, mention) if not t.magnitude])
             for scale, cells in sets]
 
+    def fits(found: compound.Found, t: compound.Target) -> bool:
+        # only percentages add up to a percentage
+        return not (t.additive and percent_like and not all(hay.is_percent(c.leaf) for c in found.cells))
+
     def accept(found: compound.Found, t: compound.Target) -> bool:
-        if t.additive and percent_like and not all(hay.is_percent(c.leaf) for c in found.cells):
-            return False  # only percentages add up to a percentage
         if t.additive and not mention.hedged and found.result != t.value:
             return exponent(t.value) <= min(exponent(c.value) for c in found.cells)  # 9.886 is not "10"
         return True
 
-    hit = compound.search(jobs, cues, max_chance, accept)
+    if budget is not None and not budget.spend(sum(len(cells) ** 2 for _, cells in sets)):
+        raise _OutOfBudget
+    hit, spent = compound.search(jobs, cues, max_chance, fits, accept, spent)
     if hit is None:
-        return None
+        return None, spent
     found, t = hit
     expression = found.template.format(*(hay.path(c.leaf) for c in found.cells))
     if t.percent and not t.additive:
         expression = f"({expression}) * 100"
-    return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value)
+    return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value), spent
 
 
 def _prose_series(hay: Haystack) -> list[tuple[Decimal, list[compound.Cell]]]:
-    """Figures of one paragraph, in one scale, that it gives three or more distinct
-    periods ("$290.2 million in 2019, $239.6 million in 2018 and $190.4 million in
-    2017"): a row of periods written as prose. Cached per haystack."""
+    """Figures of one clause that it gives three or more distinct periods ("$290.2
+    million in 2019, $239.6 million in 2018 and $190.4 million in 2017"), in the order
+    written: a row of periods written as prose. Cached per haystack."""
     cache = _facts(hay)
-    if ("prose_series", 0) not in cache:
+    key = ("prose_series", 0)  # one entry per haystack (the cache's keys are (what, id))
+    if key not in cache:
         series: list[tuple[Decimal, list[compound.Cell]]] = []
         for leaf, figures in hay.text_values.items():
-            dated = prose_periods.dated_figures(hay, leaf)
-            if len(dated) < 3:
-                continue
-            by_scale: dict[Decimal | None, dict[str, compound.Cell]] = defaultdict(dict)
-            for value, own_scale in figures:
-                whole = CONTEXT.multiply(value, own_scale) if own_scale is not None else value
-                period = next((p for forms, p in dated if whole in forms or value in forms), None)
-                if period is not None:
-                    key = yearquarter.text(period)
-                    by_scale[own_scale].setdefault(key, compound.Cell(value, leaf, -1 - leaf, key, dated_column=True))
-            for own_scale, cells in by_scale.items():
-                if len(cells) >= 3:
-                    series.append((own_scale or hay.leaf_scale(leaf) or Decimal(1), list(cells.values())))
-        cache[("prose_series", 0)] = series
-    return cache[("prose_series", 0)]  # type: ignore[return-value]
+            for clause in prose_periods.dated_clauses(hay, leaf):
+                periods = [yearquarter.text(p) for _, p in clause]
+                if len(clause) < 3 or len(set(periods)) < len(periods):
+                    continue  # fewer than three, or a period twice: not one series
+                cells = []
+                for (forms, period), name in zip(clause, periods, strict=True):
+                    # the operand as the paragraph's figures hold it: written, in its own scale
+                    held = next(((v, own) for v, own in figures
+                                 if (CONTEXT.multiply(v, own) if own is not None else v) in forms), None)
+                    if held is None:
+                        break
+                    # a prose figure has no row: each series is a row of its own (negative
+                    # ids, never a table row's node)
+                    cells.append((held[1], compound.Cell(held[0], leaf, -1 - len(series), name, dated_column=True)))
+                if len(cells) == len(clause) and len({own for own, _ in cells}) == 1:
+                    own = cells[0][0]
+                    series.append((own or hay.leaf_scale(leaf) or Decimal(1), [c for _, c in cells]))
+        cache[key] = series
+    return cache[key]  # type: ignore[return-value]
 
 
 def _cell(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
@@ -668,13 +678,17 @@ def cue_words(text: str) -> tuple[str, ...]:
 
 def _search(mention: Mention, hay: Haystack, max_chance: float,
             families: list[tuple[str, list[_Group]]], cues: tuple[str, ...] = (),
-            budget: Budget | None = None) -> Derivation | None:
+            budget: Budget | None = None, spent: float = 0.0,
+            cued_only: bool | None = None) -> tuple[Derivation | None, float]:
     """Try each family and operation in turn. Every search run is one more chance to be
     lucky, so a hit is believed only while the accidental-hit risk of all the searches
-    up to and including its own stays within ``max_chance``."""
+    up to and including its own (and ``spent``, the risk of searches before) stays
+    within ``max_chance``. Returns the derivation, or None, and the risk spent so far
+    (infinite once a hit was refused: nothing later can be believed either).
+    ``cued_only`` True searches only the operations the wording names, False only the
+    others, None both (those first)."""
     points = mention.kind == "percentage_points"
     percent_like = mention.kind in ("percent", "basis_points")
-    spent = 0.0  # expected accidental hits over every search run so far
 
     by_scale: dict[Decimal, list[_Target]] = {}
     plans = []
@@ -689,8 +703,10 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
         plans.append((family, targets, pair_ops, stats, eligible))
     cued = {op for cue in cues for op in _CUED.get(cue, ())}
     # the operations the wording names, in every family, before anything else
-    tests = [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op in cued]
-    tests += [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op not in cued]
+    tests = [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op in cued
+             and cued_only is not False]
+    tests += [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op not in cued
+              and cued_only is not True]
     pending: list[tuple[list[_Group], str]] = []  # searches run whose risk is not yet counted
 
     def believed() -> bool:
@@ -714,8 +730,11 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
         if hit is not None:
             # risk is only worked out once a hit needs it; past the budget nothing later
             # could be believed either, so the search ends here
-            return _make(hay, hit[0], op, hit[1], hit[2]) if believed() else None
-    return None
+            if believed():
+                return _make(hay, hit[0], op, hit[1], hit[2]), spent
+            return None, float("inf")
+    believed()
+    return None, spent
 
 
 #: The pair operation a group statistic equals on a group of two.
@@ -732,6 +751,25 @@ def _first_stat(hay: Haystack, eligible: list[_Group], targets: dict[Decimal, li
     return None
 
 
+def _fitting(hay: Haystack, group: _Group, targets: dict[Decimal, list[_Target]],
+             percent_like: bool) -> list[_Target]:
+    """The targets a group's results could be: a percentage's own value (not its
+    fraction) is only a sum or difference of percentages, so it is no target, and no
+    chance, in a group without one (a paragraph's amounts in millions)."""
+    ts = targets[group.scale]
+    if not percent_like or not any(t.additive for t in ts) or _has_percent(hay, group):
+        return ts
+    return [t for t in ts if not t.additive]
+
+
+def _has_percent(hay: Haystack, group: _Group) -> bool:
+    cache = _facts(hay)
+    key = ("has_percent", id(group))
+    if key not in cache:
+        cache[key] = len(group.leaves) > MAX_PAIR_GROUP or any(hay.is_percent(leaf) for leaf in group.leaves)
+    return bool(cache[key])
+
+
 #: Families with more groups than this have their risk estimated from an even sample.
 RISK_SAMPLE = 40
 
@@ -744,9 +782,9 @@ def _family_risk(hay: Haystack, family: list[_Group], op: str, targets: dict[Dec
     step = max(1, len(family) // RISK_SAMPLE)
     sample = family[::step]
     if op in GROUP_OPS:
-        risk = sum(_group_stat(g, op, t, percent_like)[0] for g in sample for t in targets[g.scale])
+        risk = sum(_group_stat(g, op, t, percent_like)[0] for g in sample for t in _fitting(hay, g, targets, percent_like))
     else:
-        risk = sum(chance(g, op, t, hay) for g in sample for t in targets[g.scale])
+        risk = sum(chance(g, op, t, hay) for g in sample for t in _fitting(hay, g, targets, percent_like))
     return risk * len(family) / len(sample) if sample else 0.0
 
 
@@ -773,10 +811,11 @@ class _OutOfBudget(Exception):
 
 def _first_hit(hay: Haystack, family: list[_Group], targets: dict[Decimal, list[_Target]], op: str,
                mention: Mention, budget: Budget | None = None) -> tuple[_Group, tuple[int, ...], _Target] | None:
+    percent_like = mention.kind in ("percent", "basis_points")
     for group in family:
         if budget is not None and not budget.spend(len(group.values) * len(targets[group.scale])):
             raise _OutOfBudget
-        for t in targets[group.scale]:
+        for t in _fitting(hay, group, targets, percent_like):
             if not _applies(op, t) or (t.magnitude and group.values[0] >= 0):
                 continue  # nothing to find: a magnitude needs a negative cell
             for idx in _pairs(group, op, t):

@@ -87,7 +87,7 @@ _SCALE_KEY_WORDS = (
 _SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_symbol", "code"})
 #: A row label saying its cells are percentages. Stricter than a key: a "Gross margin"
 #: row of a filing table is often dollars.
-_PERCENT_LABEL = regex.compile(r"(?i)\(%\)|\bin %|\bper ?cent(?:age)?s?\b(?! of)")
+_PERCENT_LABEL = regex.compile(r"(?i)\(%\)|\bin %|\bper ?cent(?:age)?s?\b(?![\s-]+of\b|-complet)")
 _PERCENT_KEY = regex.compile(
     r"(?i)(pct|percent|perc(?![a-z])|_pc$|yield|margin|%|rate|growth|return|weight"
     r"|_pp$|(?<![a-z])pp(?![a-z])|_bps?$"  # percentage points and basis points are percentages too

@@ -145,7 +145,7 @@ def stale_stage(state: State) -> None:
 #: Computations over one row's own cells (a change, an average): for a question that
 #: names the row, operands from another row explain nothing. Sums, ratios and shares
 #: combine rows by nature ("as a percentage of total assets").
-_ONE_ROW_OPS = frozenset({"difference", "percent_change", "average", "mean"})
+_ONE_ROW_OPS = frozenset({"difference", "percent_change", "average", "mean", "mean_difference"})
 
 
 def derive_stage(state: State) -> None:

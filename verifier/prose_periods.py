@@ -31,8 +31,14 @@ from .yearquarter import Period
 _CACHE: weakref.WeakKeyDictionary[Haystack, dict[LeafId, list[tuple[frozenset[Decimal], Period]]]] = (
     weakref.WeakKeyDictionary())
 
+#: leaf -> the same, clause by clause (a series is one clause's figures)
+_CLAUSES: weakref.WeakKeyDictionary[Haystack, dict[LeafId, list[list[tuple[frozenset[Decimal], Period]]]]] = (
+    weakref.WeakKeyDictionary())
+
 _CLAUSE_END = re.compile(r"(?<=[;])\s+|(?<=[.!?])\s+(?=[A-Z(])")
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
+#: Another list between the figures and "respectively", which pairs them with it instead.
+_OTHER_LIST = re.compile(r"(?i),|\band\b")
 #: Between a figure and its year: "in", "for fiscal", "as of", "during".
 _BRIDGE = re.compile(
     r"""^[\s,]*(?:in|for|during|at|as\ of|as\ at)\s+(?:the\s+)?
@@ -62,10 +68,13 @@ def covers(hay: Haystack, leaf: LeafId, period: Period) -> bool:
     return any(yearquarter.same(period, p) for _, p in _figures(hay, leaf))
 
 
-def dated_figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Period]]:
-    """Each figure of the text at ``leaf`` that the text gives a period: (its values in
-    every form, the period)."""
-    return _figures(hay, leaf) if hay.is_string(leaf) else []
+def dated_clauses(hay: Haystack, leaf: LeafId) -> list[list[tuple[frozenset[Decimal], Period]]]:
+    """The text at ``leaf``, clause by clause: each figure the clause gives a period,
+    in the order written, as (its values in every form, the period)."""
+    if not hay.is_string(leaf):
+        return []
+    _figures(hay, leaf)
+    return _CLAUSES[hay][leaf]
 
 
 def _figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Period]]:
@@ -73,22 +82,23 @@ def _figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Peri
     found = cache.get(leaf)
     if found is None:
         text = hay.leaves[leaf].raw
-        found = _read(hay, text) if len(text) <= MAX_TEXT and any(ch.isdigit() for ch in text) else []
-        cache[leaf] = found
+        clauses = _read(hay, text) if len(text) <= MAX_TEXT and any(ch.isdigit() for ch in text) else []
+        _CLAUSES.setdefault(hay, {})[leaf] = clauses
+        found = cache[leaf] = [figure for clause in clauses for figure in clause]
     return found
 
 
-def _read(hay: Haystack, text: str) -> list[tuple[frozenset[Decimal], Period]]:
-    out: list[tuple[frozenset[Decimal], Period]] = []
+def _read(hay: Haystack, text: str) -> list[list[tuple[frozenset[Decimal], Period]]]:
+    out: list[list[tuple[frozenset[Decimal], Period]]] = []
     start = 0
     for end in [m.start() for m in _CLAUSE_END.finditer(text)] + [len(text)]:
         clause = text[start:end]
         start = end
         mentions = hay.extractor.extract(clause, quoted=False, data=True)
         if _RESPECTIVELY.search(clause):
-            out.extend(_respectively(clause, mentions))
+            out.append(_respectively(clause, mentions))
         else:
-            out.extend(_followed_by_year(clause, mentions))
+            out.append(_followed_by_year(clause, mentions))
     return out
 
 
@@ -112,8 +122,10 @@ def _respectively(clause: str, mentions: list[Mention]) -> list[tuple[frozenset[
     run = [(m, p) for m, p in periods if m.start > figures[0].end]
     if not run:
         run = [(m, p) for m, p in periods if m.end < figures[0].start]
-        if len(run) != len(figures):
-            return []
+        said = _RESPECTIVELY.search(clause, figures[-1].end)
+        if len(run) != len(figures) or said is None or _OTHER_LIST.search(
+                clause[figures[-1].end:said.start()].strip(" ,")):
+            return []  # "... sold 1,200 and 800 units to Acme and Beta, respectively": paired with those
     elif len(run) != len(figures) or figures[-1].end > run[0][0].start:
         return []
     if not (_one_list(clause, figures) and _one_list(clause, [m for m, _ in run])):
