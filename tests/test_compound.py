@@ -188,7 +188,7 @@ def test_a_zero_divisor_is_no_result_and_no_error():
     item = only("The answer is 12.5%.", zeros, "What is the proportion of A and B over the total in 2019?")
     assert item.status == "unsupported"
     cells = [Cell(Decimal(v), i, i, 0) for i, v in enumerate(["0", "0", "0", "5"])]
-    hit, spent = search([(cells, [Target(Decimal("1"), Decimal("0.005"), False, False, Decimal("0.25"))])],
+    hit, spent = search([(cells, [Target(Decimal(1), Decimal("0.005"), False, False, Decimal("0.25"))])],
                         ("ratio", "percent_change"), 0.1, accept, accept)
     assert hit is None and spent == 0.0
 
