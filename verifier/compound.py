@@ -198,15 +198,14 @@ def accidental_hits(near: int, tolerance: Decimal, window: Decimal) -> float:
     return near * float(tolerance) / float(window - tolerance)
 
 
-def search(jobs: list[tuple[list[Cell], list[Target]]], cues: tuple[str, ...], max_chance: float,
-           fits: Callable[[Found, Target], bool], accept: Callable[[Found, Target], bool],
-           spent: float = 0.0) -> tuple[tuple[Found, Target] | None, float]:
+def search(jobs: list[tuple[list[Cell], list[Target]]], cues: tuple[str, ...],
+           fits: Callable[[Found, Target], bool],
+           accept: Callable[[Found, Target], bool]) -> tuple[tuple[Found, Target] | None, float]:
     """The first result of the cued expressions over each job's cells that equals one
-    of its targets and passes ``accept``, believed only if the expected number of
-    accidental hits over everything enumerated (every job, plus ``spent`` before)
-    stays within ``max_chance``. Results that do not ``fit`` a target (a sum of
-    amounts for a percentage) are neither hits nor chances. Returns the hit or None,
-    and the risk spent (infinite when a hit was refused)."""
+    of its targets and passes ``accept``, and the expected number of accidental hits
+    over everything enumerated (every job): the caller believes the hit only if that,
+    with the chances it already spent, stays within its budget. Results that do not
+    ``fit`` a target (a sum of amounts for a percentage) are neither hits nor chances."""
     makers = templates_for(cues)
     hit: tuple[Found, Target] | None = None
     near: dict[Target, int] = {}  # per target: results near it that miss
@@ -224,7 +223,4 @@ def search(jobs: list[tuple[list[Cell], list[Target]]], cues: tuple[str, ...], m
                             hit = (found, t)
                     elif off <= t.window:
                         near[t] = near.get(t, 0) + 1
-    spent += sum(accidental_hits(n, t.tolerance, t.window) for t, n in near.items())
-    if hit is not None and spent > max_chance:
-        return None, float("inf")
-    return hit, spent
+    return hit, sum(accidental_hits(n, t.tolerance, t.window) for t, n in near.items())

@@ -531,14 +531,15 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         # the operations the wording names over the groups it names; then longer
         # expressions over those cells; then those operations everywhere; then the
         # others: each search adds to the same count of chances
-        found, spent = _search(mention, hay, max_chance, named, cues, budget, cued_only=True)
-        if found is None and spent <= max_chance and focus and cues and len(named_rows) <= MAX_NAMED_ROWS:
+        chances = _Chances(hay, mention)
+        found = _search(mention, hay, max_chance, named, cues, budget, chances, cued_only=True)
+        if found is None and not chances.refused and focus and cues and len(named_rows) <= MAX_NAMED_ROWS:
             asked = next((f for kind, f in named if kind == "asked"), [])
-            found, spent = _compound(mention, hay, asked, named_rows, cues, max_chance, spent, budget)
-        if found is None and spent <= max_chance:
-            found, spent = _search(mention, hay, max_chance, unnamed, cues, budget, spent, cued_only=True)
-        if found is None and spent <= max_chance:
-            found, _ = _search(mention, hay, max_chance, named + unnamed, cues, budget, spent, cued_only=False)
+            found = _compound(mention, hay, asked, named_rows, cues, max_chance, chances, budget)
+        if found is None and not chances.refused:
+            found = _search(mention, hay, max_chance, unnamed, cues, budget, chances, cued_only=True)
+        if found is None and not chances.refused:
+            found = _search(mention, hay, max_chance, named + unnamed, cues, budget, chances, cued_only=False)
     except _OutOfBudget:
         return None
     return found
@@ -549,8 +550,8 @@ MAX_NAMED_ROWS = 4
 
 
 def _compound(mention: Mention, hay: Haystack, asked: list[_Group], rows: list[_Group],
-              cues: tuple[str, ...], max_chance: float, spent: float,
-              budget: Budget | None) -> tuple[Derivation | None, float]:
+              cues: tuple[str, ...], max_chance: float, chances: _Chances,
+              budget: Budget | None) -> Derivation | None:
     """Three- and four-cell expressions over the cells the question names (see
     :mod:`verifier.compound`): the first family of cells named along both axes
     (``asked``), and the rows it names in full."""
@@ -583,14 +584,17 @@ def _compound(mention: Mention, hay: Haystack, asked: list[_Group], rows: list[_
 
     if budget is not None and not budget.spend(sum(len(cells) ** 2 for _, cells in sets)):
         raise _OutOfBudget
-    hit, spent = compound.search(jobs, cues, max_chance, fits, accept, spent)
+    hit, risk = compound.search(jobs, cues, fits, accept)
+    chances.spent += risk
     if hit is None:
-        return None, spent
+        return None
+    if not chances.believed(max_chance):
+        return None
     found, t = hit
     expression = found.template.format(*(hay.path(c.leaf) for c in found.cells))
     if t.percent and not t.additive:
         expression = f"({expression}) * 100"
-    return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value), spent
+    return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value)
 
 
 def _prose_series(hay: Haystack) -> list[tuple[Decimal, list[compound.Cell]]]:
@@ -678,19 +682,21 @@ def cue_words(text: str) -> tuple[str, ...]:
 
 def _search(mention: Mention, hay: Haystack, max_chance: float,
             families: list[tuple[str, list[_Group]]], cues: tuple[str, ...] = (),
-            budget: Budget | None = None, spent: float = 0.0,
-            cued_only: bool | None = None) -> tuple[Derivation | None, float]:
+            budget: Budget | None = None, chances: _Chances | None = None,
+            cued_only: bool | None = None) -> Derivation | None:
     """Try each family and operation in turn. Every search run is one more chance to be
     lucky, so a hit is believed only while the accidental-hit risk of all the searches
-    up to and including its own (and ``spent``, the risk of searches before) stays
-    within ``max_chance``. Returns the derivation, or None, and the risk spent so far
-    (infinite once a hit was refused: nothing later can be believed either).
+    up to and including its own (and of the searches before, in ``chances``) stays
+    within ``max_chance``; once a hit is refused nothing later can be believed either
+    (``chances.refused``).
     ``cued_only`` True searches only the operations the wording names, False only the
     others, None both (those first)."""
     points = mention.kind == "percentage_points"
     percent_like = mention.kind in ("percent", "basis_points")
 
-    by_scale: dict[Decimal, list[_Target]] = {}
+    if chances is None:
+        chances = _Chances(hay, mention)
+    by_scale = chances.by_scale
     plans = []
     for kind, family in families:
         for g in family:
@@ -707,34 +713,43 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
              and cued_only is not False]
     tests += [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op not in cued
               and cued_only is not True]
-    pending: list[tuple[list[_Group], str]] = []  # searches run whose risk is not yet counted
-
-    def believed() -> bool:
-        """Count the risk of every search run so far; is the total still in budget?"""
-        nonlocal spent
-        for fam, o in pending:
-            spent += _family_risk(hay, fam, o, by_scale, percent_like)
-        pending.clear()
-        return spent <= max_chance
-
     for (family, targets, pair_ops, _stats, eligible), op in tests:
         if op in pair_ops:
-            pending.append((family, op))
+            chances.pending.append((family, op))
             hit = _first_hit(hay, family, targets, op, mention, budget)
         else:
             # a pair's mean and total are the pair operations' results: not searched twice
             twin = _PAIR_TWIN.get(op)
             groups = [g for g in eligible if len(g.values) > 2 or twin not in pair_ops]
-            pending.append((groups, op))
+            chances.pending.append((groups, op))
             hit = _first_stat(hay, groups, targets, op, mention, percent_like)
         if hit is not None:
             # risk is only worked out once a hit needs it; past the budget nothing later
             # could be believed either, so the search ends here
-            if believed():
-                return _make(hay, hit[0], op, hit[1], hit[2]), spent
-            return None, float("inf")
-    believed()
-    return None, spent
+            return _make(hay, hit[0], op, hit[1], hit[2]) if chances.believed(max_chance) else None
+    return None
+
+
+class _Chances:
+    """The chances one value's searches have had to be lucky: the expected number of
+    accidental hits of every search run so far. Searches that found nothing are only
+    counted once a hit needs the total (most values never hit anything)."""
+
+    def __init__(self, hay: Haystack, mention: Mention):
+        self.hay, self.mention = hay, mention
+        self.by_scale: dict[Decimal, list[_Target]] = {}  # the targets, by the data's scale
+        self.pending: list[tuple[list[_Group], str]] = []  # searches run, risk not yet counted
+        self.spent = 0.0
+        self.refused = False  # a hit was over budget: nothing later can be believed either
+
+    def believed(self, max_chance: float) -> bool:
+        """Count every search run so far; is a hit now still within ``max_chance``?"""
+        percent_like = self.mention.kind in ("percent", "basis_points")
+        for family, op in self.pending:
+            self.spent += _family_risk(self.hay, family, op, self.by_scale, percent_like)
+        self.pending.clear()
+        self.refused = self.spent > max_chance
+        return not self.refused
 
 
 #: The pair operation a group statistic equals on a group of two.
