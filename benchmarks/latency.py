@@ -82,6 +82,19 @@ def synthetic_tools(leaves: int) -> list[dict[str, Any]]:
     return [{"name": "run_screen", "output": {"count": len(rows), "results": rows}}]
 
 
+def named_rows_case(numbers: int) -> tuple[dict[str, Any], str, str]:
+    """A 4-row x 12-year table, a question naming every row and asking for totals,
+    averages, changes and percentages, and an answer of ``numbers`` values found
+    nowhere (so each is searched for single- and multi-step derivations)."""
+    years = [str(y) for y in range(2008, 2020)]
+    rows = [[name] + [f"{100 + (r * 7919 + c * 104729) % 9900:,}" for c in range(len(years))]
+            for r, name in enumerate(("Revenue", "Cost of sales", "Gross profit", "Operating income"))]
+    question = ("What is the total, average, change and percentage of revenue, cost of sales, gross profit "
+                "and operating income?")
+    answer = " ".join(f"Value {i} was {(i * 7717) % 99991 / 10 + 0.05:.2f} million." for i in range(numbers))
+    return {"unit": "million", "columns": ["", *years], "rows": rows}, question, answer
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     rounds, per = (5, 20) if quick else (15, 40)
     tools, answer = _seed()
@@ -131,8 +144,16 @@ def run(quick: bool = False) -> dict[str, Any]:
             "naive_warm": partial(baseline.unsupported, long_answer, tools, naive_text),
         }, 3, 3 if copies >= 40 else 10)
         lengths.append({"chars": len(long_answer), **{k: round(v, 1) for k, v in timing.items()}})
+    # the derive stage's own worst case: every row named, every operation cued, many
+    # unsupported numbers (the work budget must stop it)
+    named = []
+    for count in (1, 10, 30, 100):
+        table, question, numbers = named_rows_case(count)
+        named.append({"numbers": count, "verify_cold": round(_median_us(partial(
+            verify, numbers, table, question=question), 3), 1)})
     return {
         "python": platform.python_version(),
+        "named_rows": named,
         "seed": {"items": report.checked, "tickers": sum(i.kind == "ticker" for i in report.items),
                  **{k: round(v, 1) for k, v in seed.items()}},
         "scaling": scaling,
@@ -173,6 +194,11 @@ def markdown(result: dict[str, Any]) -> str:
     for row in result.get("tools_count", []):
         lines.append(f"| {row['tools']:,} | {row['leaves']:,} | {row['index_ms']:.1f} | "
                      f"{row['index_ms'] / row['tools']:.2f} |")
+    lines += ["", ("The derive stage's worst case (a 4-row x 12-year table, a question naming every row and "
+                   "every operation, answers of numbers found nowhere), cold, median:"), "",
+              "| numbers in the answer | verify ms |", "|---:|---:|"]
+    for row in result.get("named_rows", []):
+        lines.append(f"| {row['numbers']} | {row['verify_cold'] / 1000:.0f} |")
     return "\n".join(lines)
 
 
