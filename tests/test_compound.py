@@ -207,11 +207,12 @@ def test_a_hit_is_not_believed_once_earlier_searches_spent_the_budget():
     from verifier import derive
     from verifier.extract import extractor
     from verifier.haystack import Haystack
+    from verifier.operands import groups_of
 
     hay = Haystack(CASH)
     mention = next(m for m in extractor("en_US", ()).extract("The answer is 547.5 million.") if m.num_forms)
     chances = derive._Chances(hay, mention)
-    rows = [g for g in derive._groups(hay) if g.kind == "record" and hay.path(g.leaves[0]).startswith("$.rows[2]")]
+    rows = [g for g in groups_of(hay) if g.kind == "record" and hay.path(g.leaves[0]).startswith("$.rows[2]")]
     assert derive._compound(mention, hay, [], rows[:1], ("mean", "difference"), 0.1, chances, None) is not None
     chances = derive._Chances(hay, mention)
     chances.spent = 0.2

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -35,9 +34,20 @@ from functools import lru_cache
 import stoplists
 from normalizers.numbers import CONTEXT, exponent
 
-from . import compound, prose_periods, yearquarter
+from . import compound
 from .extract import Mention
-from .haystack import Haystack, LeafId, is_period_label
+from .haystack import Haystack, LeafId
+from .operands import (
+    Group,
+    cell_of,
+    facts,
+    groups_of,
+    homogeneous,
+    prose_series,
+    record_label,
+    same_quantity,
+    slug,
+)
 
 #: Operations tried in each group, cheapest and most common first.
 PAIR_OPS = ("difference", "percent_change", "sum", "average", "ratio")
@@ -54,7 +64,6 @@ MAX_PAIR_GROUP = 5_000
 MAX_SUM_GROUP = 50
 
 
-
 @dataclass(frozen=True, slots=True)
 class Derivation:
     """How a value was computed from the data."""
@@ -68,14 +77,6 @@ class Derivation:
 
 
 @dataclass(frozen=True, slots=True)
-class _Group:
-    kind: str  # "record", "stacked", "asked", "column", "text", "tool"
-    values: tuple[Decimal, ...]  # sorted
-    leaves: tuple[LeafId, ...]  # in the same order as values
-    scale: Decimal  # the data's own scale for these values (1 when it states none)
-
-
-@dataclass(frozen=True, slots=True)
 class _Target:
     value: Decimal
     tolerance: Decimal
@@ -84,52 +85,6 @@ class _Target:
     #: the answer's value negated, for sums and averages of cells printed as negatives
     #: ("(141,770)" expenses): only acceptable when every operand is negative
     magnitude: bool = False
-
-
-def _groups(hay: Haystack) -> list[_Group]:
-    """The haystack's operand groups, built once and kept on the haystack."""
-    if hay.derive_cache is not None:
-        return hay.derive_cache[0]  # type: ignore[no-any-return]
-    by_key: dict[tuple[str, int, object], list[tuple[Decimal, LeafId]]] = defaultdict(list)
-    for leaf, value in hay.leaf_value.items():
-        node = hay.leaves[leaf].node
-        parent = hay._parent[node]
-        by_key[("record", parent, None)].append((value, leaf))
-        if parent >= 0 and hay._parent[parent] >= 0:
-            by_key[("column", hay._parent[parent], hay._segment[node])].append((value, leaf))
-        by_key[("tool", hay.leaves[leaf].tool, None)].append((value, leaf))
-    for leaf, figures in hay.text_values.items():
-        for value, own_scale in figures:
-            by_key[("text", leaf, own_scale)].append((value, leaf))
-    for key, members in list(by_key.items()):
-        if key[0] == "record" and len(members) >= 3:
-            # a row's period columns without its change columns ("2019, 2018, 2017,
-            # Variation %"): the cells a row's average or total is taken over
-            dated = [(v, leaf) for v, leaf in members if is_period_label(hay.leaves[leaf].key or "")]
-            if 2 <= len(dated) < len(members):
-                by_key[("record", key[1], "periods")] = dated
-        if key[0] == "column" and len(members) >= 3:
-            # rows repeating one label down a column ("Granted" in each year of a stacked
-            # table) are one quantity over periods: compared, added and averaged like a row
-            by_label: dict[str, list[tuple[Decimal, LeafId]]] = defaultdict(list)
-            for value, leaf in members:
-                label = _record_label_uncached(hay, hay._parent[hay.leaves[leaf].node])
-                if label:
-                    by_label[label].append((value, leaf))
-            for label, same in by_label.items():
-                if 2 <= len(same) < len(members):
-                    by_key[("stacked", key[1], (key[2], label))] = same
-    groups = []
-    for (kind, _, own), members in by_key.items():
-        if len(members) < 2:
-            continue
-        members.sort()
-        scale = own if kind == "text" and isinstance(own, Decimal) else hay.leaf_scale(members[0][1]) or Decimal(1)
-        groups.append(_Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale))
-    order = {"record": 0, "stacked": 1, "column": 2, "text": 3, "tool": 4}
-    groups.sort(key=lambda g: (order[g.kind], len(g.values)))
-    hay.derive_cache = (groups, {})
-    return groups
 
 
 def _targets(mention: Mention, scale: Decimal) -> list[_Target]:
@@ -173,7 +128,7 @@ def _window(t: _Target) -> Decimal:
     return max(20 * t.tolerance, abs(t.value) / 4)
 
 
-def chance(group: _Group, op: str, t: _Target, hay: Haystack | None = None) -> float:
+def chance(group: Group, op: str, t: _Target, hay: Haystack | None = None) -> float:
     """Expected number of accidental hits within tolerance of ``t`` for ``op`` over
     ``group``: how densely the group's other results fall around the target (within
     :func:`_window`), times the width of the tolerance band. Summed over every group
@@ -200,7 +155,7 @@ def chance(group: _Group, op: str, t: _Target, hay: Haystack | None = None) -> f
     return compound.accidental_hits(near - hits, t.tolerance, window)
 
 
-def _within(group: _Group, op: str, pair: tuple[int, int], t: _Target) -> bool:
+def _within(group: Group, op: str, pair: tuple[int, int], t: _Target) -> bool:
     """Whether op(values[i], values[j]) is within the target's tolerance, as
     :func:`_ranges` bounds it."""
     a, b = group.values[pair[0]], group.values[pair[1]]
@@ -223,7 +178,7 @@ def _applies(op: str, t: _Target) -> bool:
     return not t.additive  # ratios and percent changes: "24.41%", or a fraction "0.2441"
 
 
-def _ranges(group: _Group, op: str, t: _Target, half_width: Decimal) -> Iterator[tuple[int, range]]:
+def _ranges(group: Group, op: str, t: _Target, half_width: Decimal) -> Iterator[tuple[int, range]]:
     """For each operand ``j``, the index range of operands ``i`` with op(values[i],
     values[j]) within ``half_width`` of the target: one bisection each."""
     values, tol = group.values, half_width
@@ -249,7 +204,7 @@ def _ranges(group: _Group, op: str, t: _Target, half_width: Decimal) -> Iterator
         yield j, found
 
 
-def _pairs(group: _Group, op: str, t: _Target, half_width: Decimal | None = None) -> Iterator[tuple[int, int]]:
+def _pairs(group: Group, op: str, t: _Target, half_width: Decimal | None = None) -> Iterator[tuple[int, int]]:
     """Index pairs (i, j) of ``group`` with op(values[i], values[j]) within
     ``half_width`` (default: the target's tolerance) of the target."""
     for j, found in _ranges(group, op, t, t.tolerance if half_width is None else half_width):
@@ -258,7 +213,7 @@ def _pairs(group: _Group, op: str, t: _Target, half_width: Decimal | None = None
                 yield i, j
 
 
-def _count_pairs(group: _Group, op: str, t: _Target, half_width: Decimal) -> int:
+def _count_pairs(group: Group, op: str, t: _Target, half_width: Decimal) -> int:
     """How many pairs :func:`_pairs` would yield, counted by range lengths (no
     enumeration: a window over a 10,000-value column holds millions of pairs)."""
     return sum(len(found) - (j in found) for j, found in _ranges(group, op, t, half_width))
@@ -282,7 +237,7 @@ def _expression(op: str, paths: list[str], percent: bool) -> str:
     return f"{text} * 100" if op == "percent_change" else f"({text}) * 100"
 
 
-def _group_stat(group: _Group, op: str, t: _Target, percent_like: bool) -> tuple[float, tuple[int, ...] | None]:
+def _group_stat(group: Group, op: str, t: _Target, percent_like: bool) -> tuple[float, tuple[int, ...] | None]:
     """(chance of an accidental hit, the hit or None) for a whole-group statistic:
     ``total``, ``mean``, or one member's ``share`` of the total. The chance is counted
     as for pairs (see :func:`chance`): each result the statistic gives that falls in
@@ -314,63 +269,14 @@ def _stat_chance(results: list[Decimal], t: _Target) -> float:
     return compound.accidental_hits(near, t.tolerance, window)
 
 
-def _homogeneous(hay: Haystack, group: _Group) -> bool:
-    """Whether every member of a record measures the same quantity (a row of years).
-    Cached per haystack."""
-    cache = _facts(hay)
-    key = ("homogeneous", id(group))
-    if key not in cache:
-        first = group.leaves[0]
-        cache[key] = all(same_quantity(hay, first, other) for other in group.leaves[1:])
-    return bool(cache[key])
-
-
-def _facts(hay: Haystack) -> dict[tuple[str, int], object]:
-    """Per-haystack cache of facts about groups that do not depend on the answer."""
-    _groups(hay)
-    return hay.derive_cache[1]  # type: ignore[no-any-return]
-
-
-_KEY_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-#: Key tokens that say when or which, not what: numbers ("FY19**" -> 19, a day, an
-#: index), quarters, halves, months.
-_PERIOD_KEY = re.compile(r"(?i)^(?:\d+|fy\d{2,4}|q[1-4]|h[12]|\d+[dwmqy]|"
-                         r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)$")
-
-
-@lru_cache(maxsize=4096)
-def _key_tokens(key: str | None) -> frozenset[str]:
-    """Content words of a field name: ``avg_daily_volume_3m`` -> {volume}."""
-    if not key or is_period_label(key):
-        return frozenset()  # a period column ("January 31, 2020") says nothing about what is measured
-    generic = stoplists.load("generic_key_words")
-    if " " in key or key[:1].isupper():  # a printed column header, not a field name
-        generic = generic | stoplists.load("period_header_words")
-    return frozenset(t.lower() for t in _KEY_TOKEN.findall(key)
-                     if t.lower() not in generic and not _PERIOD_KEY.match(t))
-
-
-def same_quantity(hay: Haystack, a: LeafId, b: LeafId) -> bool:
-    """Whether two leaves of one record measure the same thing, so adding or
-    subtracting them means something. Field names that both say what they measure must
-    share a content word (revenue_low / revenue_high; avg_daily_volume_3m /
-    avg_daily_volume_10d; not price / pe_ttm). Labels that are only periods (a filing
-    table's 2019 / 2018 columns) or empty say nothing against it."""
-    ka, kb = hay.leaves[a].key, hay.leaves[b].key
-    if ka == kb:
-        return True
-    ta, tb = _key_tokens(ka), _key_tokens(kb)
-    return not (ta and tb) or bool(ta & tb)
-
-
 _ADDITIVE = frozenset({"difference", "sum", "average", "total", "mean"})
 
 
-def _always_plausible(group: _Group, op: str) -> bool:
+def _always_plausible(group: Group, op: str) -> bool:
     return group.kind not in ("record", "tool") or op == "ratio"
 
 
-def _plausible_pair(hay: Haystack, group: _Group, op: str, pair: tuple[int, int]) -> bool:
+def _plausible_pair(hay: Haystack, group: Group, op: str, pair: tuple[int, int]) -> bool:
     """Whether two cells of one record could be added, subtracted or compared by
     percent change: only if they measure the same quantity (a ratio of different ones,
     a margin, is fine). Columns hold one quantity by construction."""
@@ -379,7 +285,7 @@ def _plausible_pair(hay: Haystack, group: _Group, op: str, pair: tuple[int, int]
     return same_quantity(hay, group.leaves[pair[0]], group.leaves[pair[1]])
 
 
-def _acceptable(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: _Target,
+def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _Target,
                 mention: Mention) -> bool:
     """Plausibility checks on a hit: operands of one record that are added or compared
     must measure the same quantity; a rounded sum or difference must be written at
@@ -400,7 +306,7 @@ def _acceptable(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: 
     return True
 
 
-def _value_of(group: _Group, op: str, idx: tuple[int, ...]) -> Decimal:
+def _value_of(group: Group, op: str, idx: tuple[int, ...]) -> Decimal:
     values = [group.values[i] for i in idx]
     if op == "difference":
         return values[0] - values[1]
@@ -431,19 +337,19 @@ def label_words(text: str) -> frozenset[str]:
     return focus_words(text) - _MONTHS_AND_DAYS
 
 
-def _label_words(hay: Haystack, group: _Group) -> frozenset[str]:
+def _label_words(hay: Haystack, group: Group) -> frozenset[str]:
     """What a group is called: a row's or record's label, a column's header. Cached."""
-    cache = _facts(hay)
+    cache = facts(hay)
     key = ("label", id(group))
     if key not in cache:
         cache[key] = _label_words_uncached(hay, group)
     return cache[key]  # type: ignore[return-value]
 
 
-def _label_words_uncached(hay: Haystack, group: _Group) -> frozenset[str]:
+def _label_words_uncached(hay: Haystack, group: Group) -> frozenset[str]:
     leaf = hay.leaves[group.leaves[0]]
     if group.kind in ("record", "stacked"):
-        text = _record_label(hay, leaf.node).replace("_", " ")
+        text = record_label(hay, leaf.node).replace("_", " ")
     elif group.kind == "column":
         text = leaf.key or str(hay._segment[leaf.node])
     else:
@@ -456,12 +362,12 @@ def _is_named(words: frozenset[str], focus: frozenset[str]) -> bool:
     return bool(words) and len(words & focus) * 2 >= len(words)
 
 
-def _named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> list[_Group]:
+def _named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
     """The groups of ``family`` whose label the question or sentence names."""
     return [g for g in family if _is_named(_label_words(hay, g), focus)]
 
 
-def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> list[_Group]:
+def _cross_named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
     """Within each group, only the cells named across it too: in a row, the columns
     the question names ("2019", "2018"); in a column, the rows ("total assets",
     "total liabilities"). Groups left with fewer than two cells are dropped. These are
@@ -476,11 +382,11 @@ def _cross_named(hay: Haystack, family: list[_Group], focus: frozenset[str]) -> 
             if group.kind == "record":
                 words = label_words(entry.key or "")
             else:
-                words = label_words(_record_label(hay, entry.node).replace("_", " "))
+                words = label_words(record_label(hay, entry.node).replace("_", " "))
             if _is_named(words, focus):
                 keep.append(i)
         if 2 <= len(keep) < len(group.values):
-            out.append(_Group("asked", tuple(group.values[i] for i in keep),
+            out.append(Group("asked", tuple(group.values[i] for i in keep),
                               tuple(group.leaves[i] for i in keep), group.scale))
     return out
 
@@ -502,10 +408,10 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     """
     if not mention.num_forms:
         return None
-    groups = _groups(hay)
-    named: list[tuple[str, list[_Group]]] = []  # the groups the wording names, first
-    unnamed: list[tuple[str, list[_Group]]] = []
-    named_rows: list[_Group] = []  # the rows the question or sentence names (in full, if any)
+    groups = groups_of(hay)
+    named: list[tuple[str, list[Group]]] = []  # the groups the wording names, first
+    unnamed: list[tuple[str, list[Group]]] = []
+    named_rows: list[Group] = []  # the rows the question or sentence names (in full, if any)
     for kind in ("record", "stacked", "column", "text", "tool"):
         family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
         if kind == "stacked":  # searched only where the question or sentence names the row
@@ -549,7 +455,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
 MAX_NAMED_ROWS = 4
 
 
-def _compound(mention: Mention, hay: Haystack, asked: list[_Group], rows: list[_Group],
+def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Group],
               cues: tuple[str, ...], max_chance: float, chances: _Chances,
               budget: Budget | None) -> Derivation | None:
     """Three- and four-cell expressions over the cells the question names (see
@@ -563,11 +469,11 @@ def _compound(mention: Mention, hay: Haystack, asked: list[_Group], rows: list[_
         key = frozenset(cells)
         if groups and key not in seen and len(cells) <= compound.MAX_CELLS:
             seen.add(key)
-            sets.append((groups[0].scale, [_cell(hay, leaf, v) for leaf, v in sorted(cells.items())]))
+            sets.append((groups[0].scale, [cell_of(hay, leaf, v) for leaf, v in sorted(cells.items())]))
             if groups is rows:
                 break  # every row is in it
     if "total" in cues or "mean" in cues:  # "the total depreciation from 2017 to 2019"
-        sets += _prose_series(hay)
+        sets += prose_series(hay)
     percent_like = mention.kind in ("percent", "basis_points")
     jobs = [(cells, [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
                      for base in _targets(mention, scale) for t in _signed(base, mention) if not t.magnitude])
@@ -595,53 +501,6 @@ def _compound(mention: Mention, hay: Haystack, asked: list[_Group], rows: list[_
     if t.percent and not t.additive:
         expression = f"({expression}) * 100"
     return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value)
-
-
-def _prose_series(hay: Haystack) -> list[tuple[Decimal, list[compound.Cell]]]:
-    """Figures of one clause that it gives three or more distinct periods ("$290.2
-    million in 2019, $239.6 million in 2018 and $190.4 million in 2017"), in the order
-    written: a row of periods written as prose. Cached per haystack."""
-    cache = _facts(hay)
-    key = ("prose_series", 0)  # one entry per haystack (the cache's keys are (what, id))
-    if key not in cache:
-        series: list[tuple[Decimal, list[compound.Cell]]] = []
-        for leaf, figures in hay.text_values.items():
-            for clause in prose_periods.dated_clauses(hay, leaf):
-                periods = [yearquarter.text(p) for _, p in clause]
-                if len(clause) < 3 or len(set(periods)) < len(periods):
-                    continue  # fewer than three, or a period twice: not one series
-                cells = []
-                for (forms, period), name in zip(clause, periods, strict=True):
-                    # the operand as the paragraph's figures hold it: written, in its own scale
-                    held = next(((v, own) for v, own in figures
-                                 if (CONTEXT.multiply(v, own) if own is not None else v) in forms), None)
-                    if held is None:
-                        break
-                    # a prose figure has no row: each series is a row of its own (negative
-                    # ids, never a table row's node)
-                    cells.append((held[1], compound.Cell(held[0], leaf, -1 - len(series), name, dated_column=True)))
-                if len(cells) == len(clause) and len({own for own, _ in cells}) == 1:
-                    own = cells[0][0]
-                    series.append((own or hay.leaf_scale(leaf) or Decimal(1), [c for _, c in cells]))
-        cache[key] = series
-    return cache[key]  # type: ignore[return-value]
-
-
-def _cell(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
-    node = hay.leaves[leaf].node
-    row = hay._parent[node]
-    return compound.Cell(value, leaf, row, hay._segment[node],
-                         dated_column=_dated(hay.leaves[leaf].key or ""),
-                         dated_row=_dated(_record_label(hay, node).replace("_", " ")))
-
-
-_YEAR_WORD = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-
-
-def _dated(label: str) -> bool:
-    """Whether a row or column label is of a period: a date or year ("2019", "January
-    31, 2020"), or a measure of one ("Fiscal 2019 Net Sales")."""
-    return is_period_label(label) or _YEAR_WORD.search(label) is not None
 
 
 #: Operations each cue brings forward (pair operations and group statistics).
@@ -681,7 +540,7 @@ def cue_words(text: str) -> tuple[str, ...]:
 
 
 def _search(mention: Mention, hay: Haystack, max_chance: float,
-            families: list[tuple[str, list[_Group]]], cues: tuple[str, ...] = (),
+            families: list[tuple[str, list[Group]]], cues: tuple[str, ...] = (),
             budget: Budget | None = None, chances: _Chances | None = None,
             cued_only: bool | None = None) -> Derivation | None:
     """Try each family and operation in turn. Every search run is one more chance to be
@@ -705,7 +564,7 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
         targets = by_scale
         pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)
         stats = () if kind in ("tool", "text") or points else GROUP_OPS  # no means of a paragraph
-        eligible = [g for g in family if kind in ("column", "asked") or _homogeneous(hay, g)] if stats else []
+        eligible = [g for g in family if kind in ("column", "asked") or homogeneous(hay, g)] if stats else []
         plans.append((family, targets, pair_ops, stats, eligible))
     cued = {op for cue in cues for op in _CUED.get(cue, ())}
     # the operations the wording names, in every family, before anything else
@@ -738,7 +597,7 @@ class _Chances:
     def __init__(self, hay: Haystack, mention: Mention):
         self.hay, self.mention = hay, mention
         self.by_scale: dict[Decimal, list[_Target]] = {}  # the targets, by the data's scale
-        self.pending: list[tuple[list[_Group], str]] = []  # searches run, risk not yet counted
+        self.pending: list[tuple[list[Group], str]] = []  # searches run, risk not yet counted
         self.spent = 0.0
         self.refused = False  # a hit was over budget: nothing later can be believed either
 
@@ -756,8 +615,8 @@ class _Chances:
 _PAIR_TWIN = {"mean": "average", "total": "sum"}
 
 
-def _first_stat(hay: Haystack, eligible: list[_Group], targets: dict[Decimal, list[_Target]], op: str,
-                mention: Mention, percent_like: bool) -> tuple[_Group, tuple[int, ...], _Target] | None:
+def _first_stat(hay: Haystack, eligible: list[Group], targets: dict[Decimal, list[_Target]], op: str,
+                mention: Mention, percent_like: bool) -> tuple[Group, tuple[int, ...], _Target] | None:
     for g in eligible:
         for t in targets[g.scale]:
             stat_hit = _group_stat(g, op, t, percent_like)[1]
@@ -766,7 +625,7 @@ def _first_stat(hay: Haystack, eligible: list[_Group], targets: dict[Decimal, li
     return None
 
 
-def _fitting(hay: Haystack, group: _Group, targets: dict[Decimal, list[_Target]],
+def _fitting(hay: Haystack, group: Group, targets: dict[Decimal, list[_Target]],
              percent_like: bool) -> list[_Target]:
     """The targets a group's results could be: a percentage's own value (not its
     fraction) is only a sum or difference of percentages, so it is no target, and no
@@ -777,8 +636,8 @@ def _fitting(hay: Haystack, group: _Group, targets: dict[Decimal, list[_Target]]
     return [t for t in ts if not t.additive]
 
 
-def _has_percent(hay: Haystack, group: _Group) -> bool:
-    cache = _facts(hay)
+def _has_percent(hay: Haystack, group: Group) -> bool:
+    cache = facts(hay)
     key = ("has_percent", id(group))
     if key not in cache:
         cache[key] = len(group.leaves) > MAX_PAIR_GROUP or any(hay.is_percent(leaf) for leaf in group.leaves)
@@ -789,7 +648,7 @@ def _has_percent(hay: Haystack, group: _Group) -> bool:
 RISK_SAMPLE = 40
 
 
-def _family_risk(hay: Haystack, family: list[_Group], op: str, targets: dict[Decimal, list[_Target]],
+def _family_risk(hay: Haystack, family: list[Group], op: str, targets: dict[Decimal, list[_Target]],
                  percent_like: bool = False) -> float:
     """Expected accidental hits of ``op`` over a family: exact for small families,
     scaled up from an evenly spaced sample of groups for large ones (a haystack of
@@ -824,8 +683,8 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _first_hit(hay: Haystack, family: list[_Group], targets: dict[Decimal, list[_Target]], op: str,
-               mention: Mention, budget: Budget | None = None) -> tuple[_Group, tuple[int, ...], _Target] | None:
+def _first_hit(hay: Haystack, family: list[Group], targets: dict[Decimal, list[_Target]], op: str,
+               mention: Mention, budget: Budget | None = None) -> tuple[Group, tuple[int, ...], _Target] | None:
     percent_like = mention.kind in ("percent", "basis_points")
     for group in family:
         if budget is not None and not budget.spend(len(group.values) * len(targets[group.scale])):
@@ -839,7 +698,7 @@ def _first_hit(hay: Haystack, family: list[_Group], targets: dict[Decimal, list[
     return None
 
 
-def _make(hay: Haystack, group: _Group, op: str, idx: tuple[int, ...], t: _Target) -> Derivation:
+def _make(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _Target) -> Derivation:
     if op == "share":  # the share's own operand, then the members summed
         leaves = (group.leaves[idx[0]], *sorted(group.leaves[i] for i in idx[1:]))
     elif op in ("total", "mean"):
@@ -871,10 +730,10 @@ def suggestion_name(found: Derivation, hay: Haystack) -> str:
     op, operands = found.op, found.operands
     first = hay.leaves[operands[0]]
     parts = [op]
-    label = _record_label(hay, first.node) if found.group in ("record", "stacked") else ""
+    label = record_label(hay, first.node) if found.group in ("record", "stacked") else ""
     if label:
         parts.append(label)
-    keys = [_slug(hay.leaves[leaf].key or hay.path(leaf).rsplit(".", 1)[-1]) for leaf in operands[:2]]
+    keys = [slug(hay.leaves[leaf].key or hay.path(leaf).rsplit(".", 1)[-1]) for leaf in operands[:2]]
     if op in ("total", "mean", "share") or len(keys) < 2 or keys[0] == keys[1]:
         parts.append(keys[0])
     else:
@@ -882,25 +741,3 @@ def suggestion_name(found: Derivation, hay: Haystack) -> str:
     return "_".join(p for p in parts if p)
 
 
-def _record_label(hay: Haystack, node: int) -> str:
-    """The first short text value beside a leaf (a row's first cell, a record's name).
-    Cached per haystack."""
-    parent = hay._parent[node]
-    cache = _facts(hay)
-    key = ("record_label", parent)
-    if key not in cache:
-        cache[key] = _record_label_uncached(hay, parent)
-    return cache[key]  # type: ignore[return-value]
-
-
-def _record_label_uncached(hay: Haystack, parent: int) -> str:
-    for leaf in hay.children_leaves(parent):
-        raw = hay.leaves[leaf].raw
-        if (leaf not in hay.leaf_value and 0 < len(raw) <= 200 and any(ch.isalpha() for ch in raw)
-                and raw not in ("null", "true", "false")):
-            return _slug(raw)
-    return ""
-
-
-def _slug(text: object) -> str:
-    return "_".join("".join(ch if ch.isalnum() else " " for ch in str(text).lower()).split()) or "value"

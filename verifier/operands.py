@@ -1,0 +1,201 @@
+"""Which numbers of the data may be combined: the derive stage's operand groups.
+
+A value an answer computed is searched for among operands that belong together: one
+record or table row, one column, one row label repeated down a stacked table, a row's
+period columns, the figures of one paragraph (and those a clause gives three or more
+periods), one tool result. Groups are built once per haystack and cached on it, with
+per-haystack facts about them (is a record all one quantity, what is a row called).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+
+import stoplists
+from normalizers.numbers import CONTEXT
+
+from . import compound, prose_periods, yearquarter
+from .haystack import Haystack, LeafId, is_period_label
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Operands that may be combined, sorted by value for bisection."""
+
+    kind: str  # "record", "stacked", "asked", "column", "text", "tool"
+    values: tuple[Decimal, ...]  # sorted
+    leaves: tuple[LeafId, ...]  # in the same order as values
+    scale: Decimal  # the data's own scale for these values (1 when it states none)
+
+
+def groups_of(hay: Haystack) -> list[Group]:
+    """The haystack's operand groups, built once and kept on the haystack."""
+    if hay.derive_cache is not None:
+        return hay.derive_cache[0]  # type: ignore[no-any-return]
+    by_key: dict[tuple[str, int, object], list[tuple[Decimal, LeafId]]] = defaultdict(list)
+    for leaf, value in hay.leaf_value.items():
+        node = hay.leaves[leaf].node
+        parent = hay._parent[node]
+        by_key[("record", parent, None)].append((value, leaf))
+        if parent >= 0 and hay._parent[parent] >= 0:
+            by_key[("column", hay._parent[parent], hay._segment[node])].append((value, leaf))
+        by_key[("tool", hay.leaves[leaf].tool, None)].append((value, leaf))
+    for leaf, figures in hay.text_values.items():
+        for value, own_scale in figures:
+            by_key[("text", leaf, own_scale)].append((value, leaf))
+    for key, members in list(by_key.items()):
+        if key[0] == "record" and len(members) >= 3:
+            # a row's period columns without its change columns ("2019, 2018, 2017,
+            # Variation %"): the cells a row's average or total is taken over
+            dated = [(v, leaf) for v, leaf in members if is_period_label(hay.leaves[leaf].key or "")]
+            if 2 <= len(dated) < len(members):
+                by_key[("record", key[1], "periods")] = dated
+        if key[0] == "column" and len(members) >= 3:
+            # rows repeating one label down a column ("Granted" in each year of a stacked
+            # table) are one quantity over periods: compared, added and averaged like a row
+            by_label: dict[str, list[tuple[Decimal, LeafId]]] = defaultdict(list)
+            for value, leaf in members:
+                # uncached: the per-haystack cache (facts) is made by this function
+                label = _label_uncached(hay, hay._parent[hay.leaves[leaf].node])
+                if label:
+                    by_label[label].append((value, leaf))
+            for label, same in by_label.items():
+                if 2 <= len(same) < len(members):
+                    by_key[("stacked", key[1], (key[2], label))] = same
+    groups = []
+    for (kind, _, own), members in by_key.items():
+        if len(members) < 2:
+            continue
+        members.sort()
+        scale = own if kind == "text" and isinstance(own, Decimal) else hay.leaf_scale(members[0][1]) or Decimal(1)
+        groups.append(Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale))
+    order = {"record": 0, "stacked": 1, "column": 2, "text": 3, "tool": 4}
+    groups.sort(key=lambda g: (order[g.kind], len(g.values)))
+    hay.derive_cache = (groups, {})
+    return groups
+
+
+def homogeneous(hay: Haystack, group: Group) -> bool:
+    """Whether every member of a record measures the same quantity (a row of years).
+    Cached per haystack."""
+    cache = facts(hay)
+    key = ("homogeneous", id(group))
+    if key not in cache:
+        first = group.leaves[0]
+        cache[key] = all(same_quantity(hay, first, other) for other in group.leaves[1:])
+    return bool(cache[key])
+
+
+def facts(hay: Haystack) -> dict[tuple[str, int], object]:
+    """Per-haystack cache of facts about groups that do not depend on the answer."""
+    groups_of(hay)
+    return hay.derive_cache[1]  # type: ignore[no-any-return]
+
+
+_KEY_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+#: Key tokens that say when or which, not what: numbers ("FY19**" -> 19, a day, an
+#: index), quarters, halves, months.
+_PERIOD_KEY = re.compile(r"(?i)^(?:\d+|fy\d{2,4}|q[1-4]|h[12]|\d+[dwmqy]|"
+                         r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)$")
+
+
+@lru_cache(maxsize=4096)
+def _key_tokens(key: str | None) -> frozenset[str]:
+    """Content words of a field name: ``avg_daily_volume_3m`` -> {volume}."""
+    if not key or is_period_label(key):
+        return frozenset()  # a period column ("January 31, 2020") says nothing about what is measured
+    generic = stoplists.load("generic_key_words")
+    if " " in key or key[:1].isupper():  # a printed column header, not a field name
+        generic = generic | stoplists.load("period_header_words")
+    return frozenset(t.lower() for t in _KEY_TOKEN.findall(key)
+                     if t.lower() not in generic and not _PERIOD_KEY.match(t))
+
+
+def same_quantity(hay: Haystack, a: LeafId, b: LeafId) -> bool:
+    """Whether two leaves of one record measure the same thing, so adding or
+    subtracting them means something. Field names that both say what they measure must
+    share a content word (revenue_low / revenue_high; avg_daily_volume_3m /
+    avg_daily_volume_10d; not price / pe_ttm). Labels that are only periods (a filing
+    table's 2019 / 2018 columns) or empty say nothing against it."""
+    ka, kb = hay.leaves[a].key, hay.leaves[b].key
+    if ka == kb:
+        return True
+    ta, tb = _key_tokens(ka), _key_tokens(kb)
+    return not (ta and tb) or bool(ta & tb)
+
+
+def prose_series(hay: Haystack) -> list[tuple[Decimal, list[compound.Cell]]]:
+    """Figures of one clause that it gives three or more distinct periods ("$290.2
+    million in 2019, $239.6 million in 2018 and $190.4 million in 2017"), in the order
+    written: a row of periods written as prose. Cached per haystack."""
+    cache = facts(hay)
+    key = ("prose_series", 0)  # one entry per haystack (the cache's keys are (what, id))
+    if key not in cache:
+        series: list[tuple[Decimal, list[compound.Cell]]] = []
+        for leaf, figures in hay.text_values.items():
+            for clause in prose_periods.dated_clauses(hay, leaf):
+                periods = [yearquarter.text(p) for _, p in clause]
+                if len(clause) < 3 or len(set(periods)) < len(periods):
+                    continue  # fewer than three, or a period twice: not one series
+                cells = []
+                for (forms, period), name in zip(clause, periods, strict=True):
+                    # the operand as the paragraph's figures hold it: written, in its own scale
+                    held = next(((v, own) for v, own in figures
+                                 if (CONTEXT.multiply(v, own) if own is not None else v) in forms), None)
+                    if held is None:
+                        break
+                    # a prose figure has no row: each series is a row of its own (negative
+                    # ids, never a table row's node)
+                    cells.append((held[1], compound.Cell(held[0], leaf, -1 - len(series), name, dated_column=True)))
+                if len(cells) == len(clause) and len({own for own, _ in cells}) == 1:
+                    own = cells[0][0]
+                    series.append((own or hay.leaf_scale(leaf) or Decimal(1), [c for _, c in cells]))
+        cache[key] = series
+    return cache[key]  # type: ignore[return-value]
+
+
+def cell_of(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
+    node = hay.leaves[leaf].node
+    row = hay._parent[node]
+    return compound.Cell(value, leaf, row, hay._segment[node],
+                         dated_column=_dated(hay.leaves[leaf].key or ""),
+                         dated_row=_dated(record_label(hay, node).replace("_", " ")))
+
+
+_YEAR_WORD = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def _dated(label: str) -> bool:
+    """Whether a row or column label is of a period: a date or year ("2019", "January
+    31, 2020"), or a measure of one ("Fiscal 2019 Net Sales")."""
+    return is_period_label(label) or _YEAR_WORD.search(label) is not None
+
+
+def record_label(hay: Haystack, node: int) -> str:
+    """The first short text value beside a leaf (a row's first cell, a record's name).
+    Cached per haystack."""
+    parent = hay._parent[node]
+    cache = facts(hay)
+    key = ("record_label", parent)
+    if key not in cache:
+        cache[key] = _label_uncached(hay, parent)
+    return cache[key]  # type: ignore[return-value]
+
+
+def _label_uncached(hay: Haystack, parent: int) -> str:
+    for leaf in hay.children_leaves(parent):
+        raw = hay.leaves[leaf].raw
+        if (leaf not in hay.leaf_value and 0 < len(raw) <= 200 and any(ch.isalpha() for ch in raw)
+                and raw not in ("null", "true", "false")):
+            return slug(raw)
+    return ""
+
+
+def slug(text: object) -> str:
+    return "_".join("".join(ch if ch.isalnum() else " " for ch in str(text).lower()).split()) or "value"
