@@ -73,7 +73,9 @@ def test_written_precision_sets_the_tolerance():
 def test_stated_direction_must_match_the_sign():
     assert one("Other rose 22.22%.")[0].status == "unsupported"  # it fell
     assert one("Other fell 22.22%.")[0].status == "derived"
-    assert one("Other rose by 12.6 million.")[0].status == "derived"  # 56.7 - 44.1, read as a rise in 2018
+    # 56.7 - 44.1 is 2018 less 2019: Other fell by 12.6, it did not rise (this used to pass)
+    assert one("Other rose by 12.6 million.")[0].status == "unsupported"
+    assert one("Other fell by 12.6 million.")[0].status == "derived"
 
 
 def test_percentage_points_are_only_differences():
@@ -302,3 +304,33 @@ def test_count_fields_are_quantities_not_period_words():
     # "quarter" and "weeks" as JSON fields hold numbers of their own
     assert one("EPS was 4.25.", {"symbol": "ACME", "quarter": 3, "eps": 1.25})[0].status == "unsupported"
     assert one("The price was 70.4.", {"weeks": 52, "price": 18.4})[0].status == "unsupported"
+
+
+FCF = {"columns": ["", "2019", "2018", "2017"], "unit": "million",
+       "rows": [["Free cash flow", "4,411", "4,044", "3,316"], ["Capex", "(7,227)", "(7,321)", "(7,675)"]]}
+
+
+def test_a_word_of_direction_fixes_which_period_comes_first():
+    question = "What is the change in free cash flow between 2018 and 2019?"
+    assert one("Free cash flow rose by 367 million.", FCF, question=question)[0].status == "derived"
+    # 4,044 - 4,411 is -367, but it is 2018 less 2019: free cash flow did not fall
+    assert one("Free cash flow fell by 367 million.", FCF, question=question)[0].status == "unsupported"
+    # without a word of direction, "the difference" may be given either way round
+    assert one("The difference is -367 million.", FCF, question=question)[0].status == "derived"
+    averages = "What is the change between 2018 and 2019 average free cash flow?"
+    assert one("Average free cash flow rose by 547.5 million.", FCF, question=averages)[0].status == "derived"
+    assert one("Average free cash flow fell by 547.5 million.", FCF, question=averages)[0].status == "unsupported"
+
+
+def test_a_derivation_stays_within_the_years_the_question_asks_about():
+    question = "What is the change in free cash flow between 2018 and 2019?"
+    assert one("It increased by 728 million.", FCF, question=question)[0].status == "unsupported"  # 2018 - 2017
+    average = "What is the average free cash flow in 2018 and 2019?"
+    assert one("The answer is 4,227.5 million.", FCF, question=average)[0].status == "derived"
+    assert one("The answer is 3,680 million.", FCF, question=average)[0].status == "unsupported"  # 2018 and 2017
+    # one year asked: its change from the year before
+    assert one("The answer is 728 million.", FCF, question="What was the change in free cash flow in 2018?"
+               )[0].status == "derived"
+    # years that are not the table's periods ("notes due 2024") say nothing about its columns
+    assert one("The answer is 728 million.", FCF, question="What was the change in free cash flow before "
+               "the notes due 2024?")[0].status == "derived"

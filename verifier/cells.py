@@ -33,7 +33,7 @@ import stoplists
 
 from . import prose_periods, yearquarter
 from .attribute import RELATIVE_PERIOD
-from .derive import cue_terms
+from .derive import cue_terms, cue_words
 from .extract import NUMERIC_KINDS, Extractor, Mention
 from .haystack import Haystack, LeafId
 from .match import candidate_leaves, misattributed_item
@@ -246,6 +246,30 @@ def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tup
     return misattributed_item(
         item, hay, mention, "the computation the question asks for",
         owner=f"the {yearquarter.text(held)} column of the row {named.label!r}, one value, not the computed one")
+
+
+_QUESTION_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> bool:
+    """Whether a derivation uses a period the question does not ask about: an operand
+    dated outside the years it names (from the earliest to the latest; a single year
+    also allows the year before it, "the change in 2019"). Only when the question's
+    years are periods of the operands' own rows ("notes due 2024" beside 2019 and 2018
+    columns says nothing about columns). A change of two-year averages reaches one year
+    further back."""
+    asked = sorted({int(y) for y in _QUESTION_YEAR.findall(question)})
+    if not asked:
+        return False
+    low, high = (asked[0] - 1, asked[0]) if len(asked) == 1 else (asked[0], asked[-1])
+    if {"mean", "difference"} <= set(cue_words(question)):
+        low -= 1  # "the change between the 2018 and 2019 average": 2018's is 2018's and 2017's
+    dated = [p for p in (hay.period_of(leaf) for leaf in operands) if p is not None]
+    rows = {p[0] for leaf in operands for cell in hay.children_leaves(hay.parent(hay.leaves[leaf].node))
+            if (p := hay.period_of(cell)) is not None}
+    if not dated or not rows & set(asked):
+        return False
+    return any(not low <= year <= high for year, _ in dated)
 
 
 def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...], hay: Haystack,

@@ -297,6 +297,12 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         return False  # "grew 30%" is not 150 - 120: only percentages add up to a percentage
     if len(idx) == 2 and op in PAIR_OPS and not _plausible_pair(hay, group, op, (idx[0], idx[1])):
         return False
+    if (mention.direction and op in ("difference", "percent_change")
+            and _earlier(hay, group.leaves[idx[0]], group.leaves[idx[1]])):
+        # "fell 367" is the later value less the earlier: not a rise of 367 read backwards
+        # (without a word of direction, "the difference between 2018 and 2019" may be
+        # given either way round)
+        return False
     if op in _ADDITIVE and not mention.hedged:
         result = _value_of(group, op, idx)
         if result != t.value:
@@ -304,6 +310,14 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
             if exponent(t.value) > finest:  # t is in the data's units
                 return False
     return True
+
+
+def _earlier(hay: Haystack, a: LeafId, b: LeafId) -> bool:
+    """Whether the data dates ``a`` before ``b`` (both dated, and differently)."""
+    pa, pb = hay.period_of(a), hay.period_of(b)
+    if pa is None or pb is None or pa == pb:
+        return False
+    return (pa[0], pa[1] or 0) < (pb[0], pb[1] or 0)
 
 
 def _value_of(group: Group, op: str, idx: tuple[int, ...]) -> Decimal:
@@ -484,6 +498,11 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
         return not (t.additive and percent_like and not all(hay.is_percent(c.leaf) for c in found.cells))
 
     def accept(found: compound.Found, t: compound.Target) -> bool:
+        if (mention.direction and found.op in ("mean_difference", "sum_change")
+                and _earlier(hay, found.cells[1].leaf, found.cells[3].leaf)):
+            # "fell": later less earlier, as for a single change (the second cell of each
+            # half tells them apart: (2019 + 2018) / 2 - (2018 + 2017) / 2)
+            return False
         if t.additive and not mention.hedged and found.result != t.value:
             return exponent(t.value) <= min(exponent(c.value) for c in found.cells)  # 9.886 is not "10"
         return True

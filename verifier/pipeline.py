@@ -174,6 +174,9 @@ def derive_stage(state: State) -> None:
             elif (found is not None and state.question and found.op in _ONE_ROW_OPS
                   and cells.other_row(state.question, found.operands, hay)):
                 found = None  # the question names the row: another row's change is not its answer
+            elif (found is not None and state.question
+                  and cells.outside_asked_years(state.question, found.operands, hay)):
+                found = None  # "between 2018 and 2019" is not answered with 2017's value
             if found is not None:
                 tool = hay.tool_of(found.operands[0])
                 item = derived_item(mention, hay, found.operands, found.expression,
