@@ -334,3 +334,9 @@ def test_a_derivation_stays_within_the_years_the_question_asks_about():
     # years that are not the table's periods ("notes due 2024") say nothing about its columns
     assert one("The answer is 728 million.", FCF, question="What was the change in free cash flow before "
                "the notes due 2024?")[0].status == "derived"
+
+
+def test_a_plain_number_is_read_in_the_tables_own_units():
+    question = "What is the change in free cash flow between 2018 and 2019?"
+    assert one("The answer is 367.", FCF, question=question)[0].status == "derived"  # 4,411 - 4,044 (millions)
+    assert one("The answer is 376.", FCF, question=question)[0].status == "unsupported"

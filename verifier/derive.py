@@ -104,6 +104,10 @@ def _targets(mention: Mention, scale: Decimal) -> list[_Target]:
                                    True, False))
             if mention.kind in ("number", "multiplier") and len(mention.num_forms) == 1:
                 targets.append(_Target(form.value, form.tolerance, False, False))  # "a ratio of 1.24"
+                if mention.kind == "number" and scale != 1:
+                    # "547.5" with no scale word over a table "in millions": the table's own
+                    # units, as a plain cell "4,411" is matched as written
+                    targets.append(_Target(form.value, form.tolerance, True, False))
     return targets
 
 
