@@ -263,3 +263,9 @@ def test_an_amount_in_another_currency_than_the_data_states_is_flagged():
     assert item(verify("SAP trades at €1,234.56.", tools), "€1,234.56").status == "normalized"
     assert item(verify("SAP trades at 1,234.56.", tools), "1,234.56").status == "normalized"  # none stated
     assert item(verify("It trades at $1,234.56.", {"price": 1234.56}), "$1,234.56").status == "normalized"
+
+
+def test_the_retry_hint_allows_values_computed_from_the_data():
+    r = verify("Revenue was $9.9 billion.", {"revenue": 8_100_000_000})
+    assert r.warnings.retry_hint is not None
+    assert "'$9.9 billion'" in r.warnings.retry_hint and "compute from them" in r.warnings.retry_hint

@@ -50,7 +50,7 @@ def _example(name: str) -> str:
 @app.command()
 def check(
     tools: Annotated[Path | None, typer.Option(help="JSON file: a list of {name, output} or any JSON value. Default: the bundled screener example.")] = None,
-    answer: Annotated[str | None, typer.Option(help="Text file with the answer ('-' for stdin). Default: the bundled example answer.")] = None,
+    answer: Annotated[str | None, typer.Option(metavar="FILE", help="Text file with the answer ('-' for stdin). Default: the bundled example answer.")] = None,
     question: Annotated[str | None, typer.Option(help="The user's question, if known.")] = None,
     locale: Annotated[str, typer.Option(help="Locale the answer is written in (en_US, de_DE, fr_FR, ...).")] = "en_US",
     format: Annotated[str, typer.Option("--format", help="text, json (indented) or jsonl (one line: append to a file for 'verifier suggest').")] = "text",

@@ -110,7 +110,7 @@ def _what(flagged: list[Item]) -> str:
 
 
 _HINT = {
-    "unsupported": "does not appear in the tool results",
+    "unsupported": "does not appear in the tool results and is not computed from them",
     "drift": "is a rounded form of a tool value but was not marked as approximate",
     "invalid": "is not a valid code (its check digit is wrong)",
     "misattributed": "is a value of another entity in the tool results",
@@ -131,8 +131,9 @@ def _retry_hint(flagged: list[Item], notes: list[Note]) -> str:
     return (
         "Some values in your previous answer are not supported by the tool results:\n"
         + "\n".join(lines)
-        + "\nRewrite the answer using only values that appear in the tool results, quoted as "
-        "given; say 'about' when you round, and leave out anything the tools did not return."
+        + "\nRewrite the answer using only values that appear in the tool results (quoted as "
+        "given) or that you compute from them (say how: 'up 12.5% from 2018'); say 'about' when "
+        "you round, and leave out anything the tools did not return."
     )
 
 
