@@ -1,15 +1,17 @@
-"""Two-step derivations over the few cells a question names.
+"""Derivations of three or four cells, over the few cells a question names.
 
 TAT-QA and FinQA questions ask for "the change between the 2018 and 2019 average",
 "the difference between average A and average B", "the proportion of land and
 leasehold improvements over the gross cost", "the total of the three years": a result
 of three or more cells. Searching such expressions over a whole table would find a
 match for almost any number, so they are only searched over the cells the question
-names (its row's cells, or its rows in its column: at most :data:`MAX_CELLS`), and only
-the expressions its wording asks for (:data:`TEMPLATES`). Chance is counted as in the
-derive stage: every result of every expression tried that lands near the target is one
-more way to be lucky, and a hit is believed only while their expected number stays
-within the budget.
+names (the rows it names, or its rows in its column, at most :data:`MAX_CELLS`; and
+figures a clause pairs with periods), only the expressions its wording asks for
+(:data:`TEMPLATES`), and only along one row or column. Chance is counted as in the
+derive stage (:func:`accidental_hits`): every result of every expression tried that
+lands near the target is one more way to be lucky; the derive stage adds them to the
+count of its other searches and believes a hit only while the total stays within its
+budget.
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ from normalizers.numbers import CONTEXT
 #: More named cells than this and the question did not narrow the table down.
 MAX_CELLS = 12
 
+
 @dataclass(frozen=True, slots=True)
 class Cell:
+    """One operand: its value as written (in its group's scale) and where it sits."""
+
     value: Decimal
     leaf: int
     row: int  # the record (table row) holding it
@@ -38,6 +43,8 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class Target:
+    """What a result must equal, within the precision the answer wrote."""
+
     value: Decimal
     tolerance: Decimal
     additive: bool  # a result in the data's units (sums, differences, means)
@@ -47,6 +54,8 @@ class Target:
 
 @dataclass(frozen=True, slots=True)
 class Found:
+    """One result of one expression over some cells."""
+
     op: str
     cells: tuple[Cell, ...]
     result: Decimal
@@ -179,7 +188,8 @@ TEMPLATES: dict[frozenset[str], tuple[Callable[[list[Cell]], Iterator[Found]], .
 
 
 def templates_for(cues: tuple[str, ...]) -> list[Callable[[list[Cell]], Iterator[Found]]]:
-    """The expressions the question's cues ask for, once each, in the order named."""
+    """The expressions the question's cues ask for, once each (in :data:`TEMPLATES`
+    order)."""
     asked = set(cues)
     chosen: list[Callable[[list[Cell]], Iterator[Found]]] = []
     for needs, makers in TEMPLATES.items():
