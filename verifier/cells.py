@@ -248,9 +248,6 @@ def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tup
         owner=f"the {yearquarter.text(held)} column of the row {named.label!r}, one value, not the computed one")
 
 
-_QUESTION_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-
-
 def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> bool:
     """Whether a derivation uses a period the question does not ask about: an operand
     dated outside the years it names (from the earliest to the latest; a single year
@@ -258,7 +255,7 @@ def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haysta
     years are periods of the operands' own rows ("notes due 2024" beside 2019 and 2018
     columns says nothing about columns). A change of two-year averages reaches one year
     further back."""
-    asked = sorted({int(y) for y in _QUESTION_YEAR.findall(question)})
+    asked = sorted({int(y) for y in yearquarter.YEAR_IN_TEXT.findall(question)})
     if not asked:
         return False
     low, high = (asked[0] - 1, asked[0]) if len(asked) == 1 else (asked[0], asked[-1])

@@ -168,13 +168,10 @@ def cell_of(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
                          dated_row=_dated(record_label(hay, node).replace("_", " ")))
 
 
-_YEAR_WORD = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-
-
 def _dated(label: str) -> bool:
     """Whether a row or column label is of a period: a date or year ("2019", "January
     31, 2020"), or a measure of one ("Fiscal 2019 Net Sales")."""
-    return is_period_label(label) or _YEAR_WORD.search(label) is not None
+    return is_period_label(label) or yearquarter.YEAR_IN_TEXT.search(label) is not None
 
 
 def record_label(hay: Haystack, node: int) -> str:

@@ -10,6 +10,8 @@ from .extract import Mention
 
 Period = tuple[int, int | None]
 
+#: A year written in running text or a label ("2019", "Fiscal 2019 Net Sales").
+YEAR_IN_TEXT = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _VALUE = re.compile(r"(?:FY)?(\d{4})(?:-Q([1-4]))?")
 _DAY = re.compile(r"(\d{4})-(\d\d)-\d\d")
 
