@@ -296,9 +296,8 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
     least as precisely as its operands (9.886 is not "10"), unless hedged."""
     if t.magnitude and not (op in ("sum", "average", "total", "mean") and all(group.values[i] < 0 for i in idx)):
         return False
-    if t.additive and mention.kind in ("percent", "basis_points", "percentage_points") and not all(
-            hay.is_percent(group.leaves[i]) for i in idx):
-        return False  # "grew 30%" is not 150 - 120: only percentages add up to a percentage
+    if not _adds_up(hay, mention, t.additive, [group.leaves[i] for i in idx]):
+        return False
     if len(idx) == 2 and op in PAIR_OPS and not _plausible_pair(hay, group, op, (idx[0], idx[1])):
         return False
     if (mention.direction and op in ("difference", "percent_change")
@@ -307,13 +306,21 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         # (without a word of direction, "the difference between 2018 and 2019" may be
         # given either way round)
         return False
-    if op in _ADDITIVE and not mention.hedged:
-        result = _value_of(group, op, idx)
-        if result != t.value:
-            finest = min(exponent(group.values[i]) for i in idx)
-            if exponent(t.value) > finest:  # t is in the data's units
-                return False
-    return True
+    return not (op in _ADDITIVE
+                and _too_coarse(mention, _value_of(group, op, idx), t.value, [group.values[i] for i in idx]))
+
+
+def _adds_up(hay: Haystack, mention: Mention, additive: bool, operands: list[LeafId]) -> bool:
+    """"grew 30%" is not 150 - 120: only percentages add up to a percentage."""
+    return not (additive and mention.kind in ("percent", "basis_points", "percentage_points")
+                and not all(hay.is_percent(leaf) for leaf in operands))
+
+
+def _too_coarse(mention: Mention, result: Decimal, target: Decimal, operands: list[Decimal]) -> bool:
+    """A sum or difference rounded coarser than its operands were written (9.886 is not
+    "10"), unless the answer says it is approximate. ``target`` is in the data's units."""
+    return (not mention.hedged and result != target
+            and exponent(target) > min(exponent(v) for v in operands))
 
 
 def _earlier(hay: Haystack, a: LeafId, b: LeafId) -> bool:
@@ -492,14 +499,12 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
                 break  # every row is in it
     if "total" in cues or "mean" in cues:  # "the total depreciation from 2017 to 2019"
         sets += prose_series(hay)
-    percent_like = mention.kind in ("percent", "basis_points")
     jobs = [(cells, [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
                      for base in _targets(mention, scale) for t in _signed(base, mention) if not t.magnitude])
             for scale, cells in sets]
 
     def fits(found: compound.Found, t: compound.Target) -> bool:
-        # only percentages add up to a percentage
-        return not (t.additive and percent_like and not all(hay.is_percent(c.leaf) for c in found.cells))
+        return _adds_up(hay, mention, t.additive, [c.leaf for c in found.cells])
 
     def accept(found: compound.Found, t: compound.Target) -> bool:
         if (mention.direction and found.op in ("mean_difference", "sum_change")
@@ -507,9 +512,7 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
             # "fell": later less earlier, as for a single change (the second cell of each
             # half tells them apart: (2019 + 2018) / 2 - (2018 + 2017) / 2)
             return False
-        if t.additive and not mention.hedged and found.result != t.value:
-            return exponent(t.value) <= min(exponent(c.value) for c in found.cells)  # 9.886 is not "10"
-        return True
+        return not (t.additive and _too_coarse(mention, found.result, t.value, [c.value for c in found.cells]))
 
     if budget is not None and not budget.spend(sum(len(cells) ** 2 for _, cells in sets)):
         raise _OutOfBudget
