@@ -3,11 +3,15 @@ an average, a ratio, a share of a total) are recognised, with the expression and
 operand paths, instead of being flagged as coming from nowhere.
 
 Only values still unsupported after matching are searched, and only over plausible
-operands, in this order: the same record or table row, the same column (one key across
-the records of an array, one column of a table), then anywhere in the same tool result
-(difference and percent change only). Within a group every pairwise search is a
-bisection over the group's sorted values, never a loop over all pairs, so a
-10,000-leaf haystack costs O(n log n) per value searched.
+operands (:mod:`verifier.operands`): the same record or table row, one row label down a
+stacked table, the same column (one key across the records of an array, one column of
+a table), the figures of one paragraph, then anywhere in the same tool result
+(difference and percent change only). The groups the question or sentence names are
+searched first with the operations its wording names, then three- and four-cell
+expressions over those cells (:mod:`verifier.compound`), then those operations
+everywhere, then the rest. Within a group every pairwise search is a bisection over the
+group's sorted values, never a loop over all pairs, so a 10,000-leaf haystack costs
+O(n log n) per value searched.
 
 Chance is bounded explicitly. When a group yields a hit, the expected number of
 accidental hits is estimated from how densely the group's other results of that
@@ -19,7 +23,8 @@ What the answer wrote sets the tolerance: the result must round to the written v
 its written precision (17.7% matches 17.697%, not 17.62%). Units are respected: a
 percent is compared as a fraction for ratios and as written for differences of
 percent-valued cells; amounts are compared in the data's own scale. A sign the answer
-states must match; an unstated sign matches either (``fell 12.6`` vs 44.1 - 56.7).
+states must match, and a word of direction makes it the later period's value less the
+earlier's ("fell 12.6" is 44.1 in 2019 less 56.7 in 2018).
 """
 
 from __future__ import annotations
@@ -423,13 +428,14 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
 
     Families of groups are tried in order (records and rows, columns, whole tool
     results), and within a family each operation. A hit is accepted only when the
-    expected number of accidental hits over the *whole family* (every group that was
-    searched, not just the one that hit) is at most ``max_chance``: searching 25 rows
-    is 25 chances to be lucky. When the question or the answer's sentence (``focus``,
-    see :func:`focus_words`) names rows or columns ("the change in Other"), those are
-    searched first as a family of their own: a named row is one chance, not 25. The
-    operations its wording names (``cues``, see :func:`cue_words`: "average", "change")
-    are tried first.
+    expected number of accidental hits over every search run for this value (every
+    group searched, not just the one that hit) is at most ``max_chance``: searching 25
+    rows is 25 chances to be lucky. When the question or the answer's sentence
+    (``focus``, see :func:`focus_words`) names rows or columns ("the change in
+    Other"), those are searched first as a family of their own: a named row is one
+    chance, not 25. The operations its wording names (``cues``, see :func:`cue_words`:
+    "average", "change") come first: over the named groups, then as longer expressions
+    over the named cells, then everywhere; the other operations last.
     """
     if not mention.num_forms:
         return None
