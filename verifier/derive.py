@@ -583,10 +583,9 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
     ``cued_only`` True searches only the operations the wording names, False only the
     others, None both (those first)."""
     points = mention.kind == "percentage_points"
-    percent_like = mention.kind in ("percent", "basis_points")
-
     if chances is None:
         chances = _Chances(hay, mention)
+    percent_like = chances.percent_like
     by_scale = chances.by_scale
     plans = []
     for kind, family in families:
@@ -607,7 +606,7 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
     for (family, targets, pair_ops, _stats, eligible), op in tests:
         if op in pair_ops:
             chances.pending.append((family, op))
-            hit = _first_hit(hay, family, targets, op, mention, budget)
+            hit = _first_hit(hay, family, targets, op, mention, percent_like, budget)
         else:
             # a pair's mean and total are the pair operations' results: not searched twice
             twin = _PAIR_TWIN.get(op)
@@ -628,6 +627,8 @@ class _Chances:
 
     def __init__(self, hay: Haystack, mention: Mention):
         self.hay, self.mention = hay, mention
+        #: a percentage or basis points: its fraction is what ratios and shares give
+        self.percent_like = mention.kind in ("percent", "basis_points")
         self.by_scale: dict[Decimal, list[_Target]] = {}  # the targets, by the data's scale
         self.pending: list[tuple[list[Group], str]] = []  # searches run, risk not yet counted
         self.spent = 0.0
@@ -635,9 +636,8 @@ class _Chances:
 
     def believed(self, max_chance: float) -> bool:
         """Count every search run so far; is a hit now still within ``max_chance``?"""
-        percent_like = self.mention.kind in ("percent", "basis_points")
         for family, op in self.pending:
-            self.spent += _family_risk(self.hay, family, op, self.by_scale, percent_like)
+            self.spent += _family_risk(self.hay, family, op, self.by_scale, self.percent_like)
         self.pending.clear()
         self.refused = self.spent > max_chance
         return not self.refused
@@ -716,8 +716,8 @@ class _OutOfBudget(Exception):
 
 
 def _first_hit(hay: Haystack, family: list[Group], targets: dict[Decimal, list[_Target]], op: str,
-               mention: Mention, budget: Budget | None = None) -> tuple[Group, tuple[int, ...], _Target] | None:
-    percent_like = mention.kind in ("percent", "basis_points")
+               mention: Mention, percent_like: bool,
+               budget: Budget | None = None) -> tuple[Group, tuple[int, ...], _Target] | None:
     for group in family:
         if budget is not None and not budget.spend(len(group.values) * len(targets[group.scale])):
             raise _OutOfBudget
