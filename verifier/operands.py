@@ -161,6 +161,8 @@ def prose_series(hay: Haystack) -> list[tuple[Decimal, list[compound.Cell]]]:
 
 
 def cell_of(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
+    """A table cell as :mod:`verifier.compound` reads it: its row, its column, and
+    whether either is a period."""
     node = hay.leaves[leaf].node
     row = hay._parent[node]
     return compound.Cell(value, leaf, row, hay._segment[node],
