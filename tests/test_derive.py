@@ -217,17 +217,27 @@ def test_a_row_labelled_as_percent_holds_percentages():
     assert one("The answer is 16.15%.", tools, question=question)[0].status == "unsupported"
 
 
-def test_a_ratio_keeps_the_sign_of_its_cells():
-    # 111 / 372 of an expense printed "(111)" is -29.84%: accepting the magnitude let
-    # altered ratios against negative cells through on TAT-QA (3 found, 3 wrongly)
+def test_a_share_of_an_expense_may_drop_its_sign_a_change_may_not():
+    # D&A printed "(111)" is 29.84% of EBITDA 372 as a reader says it; -29.84% as the
+    # cells divide. Only that shape drops a sign: a negative share of a positive amount.
     tools = {"columns": ["$ MILLION", "53 WEEKS", "52 WEEKS"],
              "rows": [["EBITDA", "372", "361"], ["Depreciation and amortisation", "(111)", "(102)"]]}
     question = "What is the percentage constitution of Depreciation and Amortisation in EBITDA in F19?"
     assert one("The answer is -29.84%.", tools, question=question)[0].status == "derived"
-    assert one("The answer is 29.84%.", tools, question=question)[0].status == "unsupported"
-    # ((-102) - (-111)) / (-111) is -8.11%, not 8.11%
+    item, _ = one("The answer is 29.84%.", tools, question=question)
+    assert item.status == "derived" and item.expression == "($.rows[1][1] / $.rows[0][1]) * 100"
+    assert one("The answer is 29.85%.", tools, question=question)[0].status == "unsupported"
+    # an explicit plus sign keeps the sign the answer wrote
+    assert one("The answer is +29.84%.", tools, question=question)[0].status == "unsupported"
+    # ((-102) - (-111)) / (-111) is -8.11%, not 8.11%: a change keeps its sign
     assert one("Costs changed 8.11%.", {"columns": ["", "2019", "2018"],
                                         "rows": [["Costs", "(111)", "(102)"]]})[0].status == "unsupported"
+    # a positive amount over a negative one, and a ratio of percentages, keep theirs
+    assert one("The answer is 335.14%.", tools, question="What is EBITDA as a percentage of D&A in F19?"
+               )[0].status == "unsupported"
+    rates = {"columns": ["", "2019 over 2018"], "rows": [["Modules", "191%"], ["Systems", "(8)%"]]}
+    assert one("The answer is 4.19%.", rates)[0].status == "unsupported"
+    assert one("The answer is -4.19%.", rates)[0].status == "derived"
 
 
 def test_percentage_of_completion_is_not_a_percent_row():

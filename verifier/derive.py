@@ -124,8 +124,8 @@ def _signed(target: _Target, mention: Mention) -> Iterator[_Target]:
         yield _Target(-target.value, target.tolerance, target.additive, target.percent)
     else:
         yield target
-        if target.additive and target.value > 0 and not mention.explicit_sign:
-            yield _Target(-target.value, target.tolerance, True, False, magnitude=True)
+        if target.value > 0 and not mention.explicit_sign:
+            yield _Target(-target.value, target.tolerance, target.additive, target.percent, magnitude=True)
 
 
 def _range(values: tuple[Decimal, ...], lo: Decimal, hi: Decimal) -> range:
@@ -184,6 +184,8 @@ def _applies(op: str, t: _Target) -> bool:
     units, ratios give fractions, percent changes give percentages."""
     if op in ("difference", "sum", "average"):
         return t.additive
+    if op == "percent_change" and t.magnitude:
+        return False  # a fall written as a rise is a wrong sign, not a lost one
     return not t.additive  # ratios and percent changes: "24.41%", or a fraction "0.2441"
 
 
@@ -203,12 +205,12 @@ def _ranges(group: Group, op: str, t: _Target, half_width: Decimal) -> Iterator[
         elif op == "percent_change" and not t.additive and b != 0:  # (a - b) / b = t
             centre, width = b * (1 + t.value), abs(b) * tol
             found = _range(values, centre - width, centre + width)
-        elif op == "ratio" and not t.additive and b != 0:  # a / b = t
+        elif op == "ratio" and not t.additive and (b > 0 or b < 0 and not t.magnitude):  # a / b = t
             centre, width = b * t.value, abs(b) * tol
             found = _range(values, centre - width, centre + width)
         else:
             if op in ("percent_change", "ratio") and not t.additive:
-                continue  # b == 0: no ratio
+                continue  # b == 0 (no ratio), or a negative b for a magnitude (see _acceptable)
             return
         yield j, found
 
@@ -299,7 +301,7 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
     """Plausibility checks on a hit: operands of one record that are added or compared
     must measure the same quantity; a rounded sum or difference must be written at
     least as precisely as its operands (9.886 is not "10"), unless hedged."""
-    if t.magnitude and not (op in ("sum", "average", "total", "mean") and all(group.values[i] < 0 for i in idx)):
+    if t.magnitude and not _sign_dropped(hay, group, op, idx):
         return False
     if not _adds_up(hay, mention, t.additive, [group.leaves[i] for i in idx]):
         return False
@@ -313,6 +315,21 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         return False
     return not (op in _ADDITIVE
                 and _too_coarse(mention, _value_of(group, op, idx), t.value, [group.values[i] for i in idx]))
+
+
+def _sign_dropped(hay: Haystack, group: Group, op: str, idx: tuple[int, ...]) -> bool:
+    """Whether an answer may give this hit's magnitude without its sign: the total of
+    cells printed as negatives ("(141,770)" expenses), or the share of one of them in a
+    positive amount ("D&A (111) is 29.84% of EBITDA 372"). A percent change keeps its
+    sign (a fall written as a rise is wrong), and so does a ratio of percentages."""
+    values = [group.values[i] for i in idx]
+    if op in ("sum", "average", "total", "mean"):
+        return all(v < 0 for v in values)
+    if op == "ratio":
+        return values[0] < 0 < values[1] and not hay.is_percent(group.leaves[idx[0]])
+    if op == "share":
+        return values[0] < 0 < sum(values[1:]) and not hay.is_percent(group.leaves[idx[0]])
+    return False
 
 
 def _adds_up(hay: Haystack, mention: Mention, additive: bool, operands: list[LeafId]) -> bool:
