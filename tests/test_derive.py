@@ -350,3 +350,37 @@ def test_a_plain_number_is_read_in_the_tables_own_units():
     question = "What is the change in free cash flow between 2018 and 2019?"
     assert one("The answer is 367.", FCF, question=question)[0].status == "derived"  # 4,411 - 4,044 (millions)
     assert one("The answer is 376.", FCF, question=question)[0].status == "unsupported"
+
+
+CARRYFORWARDS = {"unit": "thousand", "columns": ["(dollars in thousands)", "Last Fiscal Year of Expiration", "Amount"],
+                 "rows": [["Domestic-state", "2039", "$57,299"], ["Foreign", "2039 or indefinite", "$565,609"],
+                          ["Tax credit carryforwards:", "", ""], ["Domestic-federal", "2029", "$39,784"],
+                          ["Domestic-state", "2027", "$3,313"], ["Foreign", "2027 or indefinite", "$15,345"]]}
+
+
+def test_a_section_under_a_heading_row_is_totalled_on_its_own():
+    # "the sum of all tax credit carryforwards" is the rows under that heading, not the column
+    question = "What was the sum of all Tax credit carryforwards?"
+    item, _ = one("The answer is 58,442 thousand.", CARRYFORWARDS, question=question)
+    assert item.status == "derived" and item.expression == "sum($.rows[3][2], $.rows[4][2], $.rows[5][2])"
+    assert one("The answer is 58,443 thousand.", CARRYFORWARDS, question=question)[0].status == "unsupported"
+    # the section above the heading is one too (two rows: their total, not any pair's sum)
+    item, _ = one("The answer is 622,908 thousand.", CARRYFORWARDS,
+                  question="What was the sum of all net operating loss carryforwards?")
+    assert item.status == "derived" and item.expression == "sum($.rows[0][2], $.rows[1][2])"
+    # across the heading is no section: the first and last rows are not summed
+    assert one("The answer is 72,644 thousand.", CARRYFORWARDS, question=question)[0].status == "unsupported"
+
+
+EXPECTED_CHARGES = {"unit": "million", "columns": ["", "Total Expected Charges", "Cumulative Charges Incurred"],
+           "rows": [["Transportation Solutions", "$  160", "$  144"], ["Industrial Solutions", "80", "66"],
+                    ["Communications Solutions", "49", "44"], ["Total", "$  289", "$  254"]]}
+
+
+def test_a_columns_mean_leaves_out_its_total_row():
+    question = "What was the average amount of total expected charges per segment?"
+    item, _ = one("The answer is 96.33 million.", EXPECTED_CHARGES, question=question)
+    assert item.status == "derived" and item.expression == "avg($.rows[0][1], $.rows[1][1], $.rows[2][1])"
+    assert one("The answer is 96.34 million.", EXPECTED_CHARGES, question=question)[0].status == "unsupported"
+    # the column's mean with its own total in it, (160 + 80 + 49 + 289) / 4, means nothing
+    assert one("The answer is 144.5 million.", EXPECTED_CHARGES, question=question)[0].status == "unsupported"

@@ -47,6 +47,7 @@ from .operands import (
     cell_of,
     facts,
     groups_of,
+    holds_its_total,
     homogeneous,
     prose_series,
     record_label,
@@ -63,6 +64,10 @@ GROUP_OPS = ("total", "mean", "share")
 #: Operations tried across a whole tool result (operands from anywhere in it): the more
 #: freedom, the more chance "derivations" of wrong numbers, so only the two commonest.
 TOOL_OPS = ("difference", "percent_change")
+#: A column's sections (see operands.groups_of) add only their own statistics to the
+#: column's: their pairs are the column's pairs already.
+SECTION_PAIR_OPS: tuple[str, ...] = ()
+SECTION_STATS = ("total", "mean")
 #: Groups larger than this get no pairwise search (a column of 10,000 prices).
 MAX_PAIR_GROUP = 5_000
 #: Groups larger than this get no total/mean/share (sums over thousands mean nothing).
@@ -399,6 +404,8 @@ def _label_words_uncached(hay: Haystack, group: Group) -> frozenset[str]:
         text = record_label(hay, leaf.node).replace("_", " ")
     elif group.kind == "column":
         text = leaf.key or str(hay._segment[leaf.node])
+    elif group.kind == "section":  # its column's header and its heading row's words
+        text = f"{leaf.key or ''} {group.heading.replace('_', ' ')}"
     else:
         return frozenset()
     return label_words(text)
@@ -460,14 +467,14 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     named: list[tuple[str, list[Group]]] = []  # the groups the wording names, first
     unnamed: list[tuple[str, list[Group]]] = []
     named_rows: list[Group] = []  # the rows the question or sentence names (in full, if any)
-    for kind in ("record", "stacked", "column", "text", "tool"):
+    for kind in ("record", "stacked", "column", "section", "text", "tool"):
         family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
         if kind == "stacked":  # searched only where the question or sentence names the row
             rows = _named(hay, family, focus) if focus else []
             if rows:
                 named.append((kind, rows))
             continue
-        if focus and kind in ("record", "column"):
+        if focus and kind in ("record", "column", "section"):
             some = _named(hay, family, focus)
             # rows the question names in full ("Other" and "Deferred tax liabilities" in
             # "other deferred tax liabilities") before rows it names half of
@@ -610,9 +617,13 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
             if g.scale not in by_scale:
                 by_scale[g.scale] = [t for base in _targets(mention, g.scale) for t in _signed(base, mention)]
         targets = by_scale
-        pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS}.get(kind, PAIR_OPS)
-        stats = () if kind in ("tool", "text") or points else GROUP_OPS  # no means of a paragraph
-        eligible = [g for g in family if kind in ("column", "asked") or homogeneous(hay, g)] if stats else []
+        pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS,
+                                                    "section": SECTION_PAIR_OPS}.get(kind, PAIR_OPS)
+        stats: tuple[str, ...] = () if kind in ("tool", "text") or points else GROUP_OPS  # no means of a paragraph
+        if kind == "section" and stats:
+            stats = SECTION_STATS
+        eligible = [g for g in family if (not holds_its_total(hay, g) if kind == "column" else
+                                          kind in ("section", "asked") or homogeneous(hay, g))] if stats else []
         plans.append((family, targets, pair_ops, stats, eligible))
     cued = {op for cue in cues for op in _CUED.get(cue, ())}
     # the operations the wording names, in every family, before anything else

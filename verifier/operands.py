@@ -26,10 +26,12 @@ from .haystack import Haystack, LeafId, is_period_label
 class Group:
     """Operands that may be combined, sorted by value for bisection."""
 
-    kind: str  # "record", "stacked", "asked", "column", "text", "tool"
+    kind: str  # "record", "stacked", "section", "asked", "column", "text", "tool"
     values: tuple[Decimal, ...]  # sorted
     leaves: tuple[LeafId, ...]  # in the same order as values
     scale: Decimal  # the data's own scale for these values (1 when it states none)
+    #: a section's heading row ("Tax credit carryforwards:"), when one is printed above it
+    heading: str = ""
 
 
 def groups_of(hay: Haystack) -> list[Group]:
@@ -66,17 +68,77 @@ def groups_of(hay: Haystack) -> list[Group]:
             for label, same in by_label.items():
                 if 2 <= len(same) < len(members):
                     by_key[("stacked", key[1], (key[2], label))] = same
+    headings: dict[tuple[str, int, object], str] = {}
+    rows = _rows_by_table(hay)
+    for key, members in list(by_key.items()):
+        if key[0] == "column" and len(members) >= 3:
+            for start, (heading, section) in enumerate(_sections(hay, members, rows)):
+                if 2 <= len(section) < len(members):
+                    by_key[("section", key[1], (key[2], start))] = section
+                    headings[("section", key[1], (key[2], start))] = heading
     groups = []
-    for (kind, _, own), members in by_key.items():
+    for (kind, parent, own), members in by_key.items():
         if len(members) < 2:
             continue
         members.sort()
         scale = own if kind == "text" and isinstance(own, Decimal) else hay.leaf_scale(members[0][1]) or Decimal(1)
-        groups.append(Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale))
-    order = {"record": 0, "stacked": 1, "column": 2, "text": 3, "tool": 4}
+        groups.append(Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale,
+                            headings.get((kind, parent, own), "")))
+    order = {"record": 0, "stacked": 1, "column": 2, "section": 3, "text": 4, "tool": 5}
     groups.sort(key=lambda g: (order[g.kind], len(g.values)))
     hay.derive_cache = (groups, {})
     return groups
+
+
+#: Row labels that close a section: its total. ("Net ..." rows are as often items,
+#: "Net bookings", as the balance of what is above.)
+_CLOSING_ROW = re.compile(r"^(?:total|subtotal)(?:_|$)")
+
+
+def _rows_by_table(hay: Haystack) -> dict[int, dict[int, int]]:
+    """For each table (a list of rows), its rows' nodes by position."""
+    tables: dict[int, dict[int, int]] = defaultdict(dict)
+    for leaf in hay.leaves:
+        row = hay._parent[leaf.node]
+        index = hay._segment[row] if row >= 0 else None
+        if isinstance(index, int):
+            tables[hay._parent[row]][index] = row
+    return tables
+
+
+def _sections(hay: Haystack, members: list[tuple[Decimal, LeafId]],
+              rows: dict[int, dict[int, int]]) -> list[tuple[str, list[tuple[Decimal, LeafId]]]]:
+    """A column's sections: runs of item rows printed one under another. A total row
+    ("Total ...") closes a run and is left out of it; so does a row with no figure in
+    the column (a heading such as "Tax credit carryforwards:"), which is returned as the
+    heading of the run below it. "The sum of all tax credit carryforwards" is the total
+    of one section, not of the column."""
+    placed = []
+    for value, leaf in members:
+        row = hay._parent[hay.leaves[leaf].node]
+        index = hay._segment[row]
+        if not isinstance(index, int):
+            return []
+        placed.append((index, row, value, leaf))
+    placed.sort()
+    table = rows.get(hay._parent[placed[0][1]], {}) if placed else {}
+    runs: list[tuple[str, list[tuple[Decimal, LeafId]]]] = []
+    current: list[tuple[Decimal, LeafId]] = []
+    previous = None
+    for index, row, value, leaf in placed:
+        if previous is None or index != previous + 1:
+            current = []
+            above = table.get(index - 1)
+            heading = "" if above is None or any(
+                x in hay.leaf_value for x in hay.children_leaves(above)) else _label_uncached(hay, above)
+            runs.append((heading, current))
+        previous = index
+        label = _label_uncached(hay, row)
+        if not label or _CLOSING_ROW.match(label):
+            previous = None  # a total closes its section; the rows below start another
+            continue
+        current.append((value, leaf))
+    return runs
 
 
 def homogeneous(hay: Haystack, group: Group) -> bool:
@@ -198,3 +260,15 @@ def _label_uncached(hay: Haystack, parent: int) -> str:
 
 def slug(text: object) -> str:
     return "_".join("".join(ch if ch.isalnum() else " " for ch in str(text).lower()).split()) or "value"
+
+
+
+def holds_its_total(hay: Haystack, group: Group) -> bool:
+    """Whether a column holds a row that closes a section ("Total ..."): its
+    total, mean or shares would count items twice (its sections' do not). Cached."""
+    cache = facts(hay)
+    key = ("holds_total", id(group))
+    if key not in cache:
+        cache[key] = any(_CLOSING_ROW.match(record_label(hay, hay.leaves[leaf].node))
+                         for leaf in group.leaves)
+    return bool(cache[key])
