@@ -384,3 +384,13 @@ def test_a_columns_mean_leaves_out_its_total_row():
     assert one("The answer is 96.34 million.", EXPECTED_CHARGES, question=question)[0].status == "unsupported"
     # the column's mean with its own total in it, (160 + 80 + 49 + 289) / 4, means nothing
     assert one("The answer is 144.5 million.", EXPECTED_CHARGES, question=question)[0].status == "unsupported"
+
+
+def test_a_net_row_is_an_item_not_a_total():
+    # "Net bookings" is an item: the column holds no total row, so its total is searched
+    tools = {"unit": "million", "columns": ["", "2019", "2018"],
+             "rows": [["Net bookings", "$6,388", "$7,262"], ["In-game net bookings", "$3,366", "$4,203"]]}
+    question = "What was the sum of net bookings and in-game net bookings in 2019?"
+    item, _ = one("The answer is 9,754 million.", tools, question=question)
+    assert item.status == "derived" and item.expression == "sum($.rows[*][1])"
+    assert one("The answer is 9,755 million.", tools, question=question)[0].status == "unsupported"
