@@ -394,3 +394,18 @@ def test_a_net_row_is_an_item_not_a_total():
     item, _ = one("The answer is 9,754 million.", tools, question=question)
     assert item.status == "derived" and item.expression == "sum($.rows[*][1])"
     assert one("The answer is 9,755 million.", tools, question=question)[0].status == "unsupported"
+
+
+def test_a_rounding_of_a_cell_may_be_the_asked_computation():
+    # 92 is Net Income's 91.6 rounded (drift), and exactly the change in Net Sales the
+    # question asks for: the computation it names explains it; without a question, or
+    # for a row it does not name, the rounding stays a rounding
+    tools = {"unit": "million", "columns": ["", "April 27, 2019", "April 28, 2018"],
+             "rows": [["Net Sales", "$1,000.3", "$908.3"], ["Net Income", "91.6", "57.2"],
+                      ["Dividends", "0.44", "0.40"]]}
+    question = "What is the change in Net Sales from Fiscal Year Ended April 28, 2018 to April 27, 2019?"
+    item, _ = one("The answer is 92 million.", tools, question=question)
+    assert item.status == "derived" and item.expression == "$.rows[0][1] - $.rows[0][2]"
+    assert one("The answer is 92 million.", tools)[0].status == "drift"
+    assert one("The answer is 92 million.", tools, question="What was Net Income in fiscal 2019?"
+               )[0].status == "drift"

@@ -447,7 +447,7 @@ def _cross_named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> l
 
 def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
            focus: frozenset[str] = frozenset(), cues: tuple[str, ...] = (),
-           budget: Budget | None = None) -> Derivation | None:
+           budget: Budget | None = None, named_only: bool = False) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
@@ -459,7 +459,9 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     Other"), those are searched first as a family of their own: a named row is one
     chance, not 25. The operations its wording names (``cues``, see :func:`cue_words`:
     "average", "change") come first: over the named groups, then as longer expressions
-    over the named cells, then everywhere; the other operations last.
+    over the named cells, then everywhere; the other operations last. ``named_only``
+    stops after the first two (a value that already rounds some cell is only explained
+    by the computation its question asks for over the rows it names).
     """
     if not mention.num_forms:
         return None
@@ -497,6 +499,8 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         if found is None and not chances.refused and focus and cues and len(named_rows) <= MAX_NAMED_ROWS:
             asked = next((f for kind, f in named if kind == "asked"), [])
             found = _compound(mention, hay, asked, named_rows, cues, max_chance, chances, budget)
+        if named_only:
+            return found
         if found is None and not chances.refused:
             found = _search(mention, hay, max_chance, unnamed, cues, budget, chances, cued_only=True)
         if found is None and not chances.refused:

@@ -160,13 +160,18 @@ def derive_stage(state: State) -> None:
         # a value the question's cell points away from may still be a computation the
         # question asks for ("the change in 2019" equal by chance to a 2018 cell)
         recheck = item.status == "unsupported" or id(item) in state.cell_flags
+        # a rounding of a cell, unhedged, may be the exact result of the computation the
+        # question asks for over the rows it names ("the change in Net Sales": 1,000.3 -
+        # 908.3 is 92, not Net Income's 91.6 rounded); only that search is run for it
+        named_only = item.status == "drift" and bool(state.question) and id(item) not in state.cell_flags
+        recheck = recheck or named_only
         if recheck and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
             budget -= 1
             sentence = sentence_around(state.answer, mention.start, mention.end)
             focus = asked | focus_words(sentence)
             cues = cue_words((state.question or "") + " " + sentence)  # the question says what to compute
             found = None if work.exhausted else derive(
-                mention, hay, state.policy.derive_max_chance, focus, cues, work)
+                mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only)
             if found is not None and id(item) in state.cell_flags and cells.refuses_rescue(
                     state.question or "", mention, found.operands, hay,
                     extractor(state.locale, tuple(state.policy.extra_stopwords))):
