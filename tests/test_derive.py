@@ -353,7 +353,8 @@ def test_a_plain_number_is_read_in_the_tables_own_units():
 
 
 CARRYFORWARDS = {"unit": "thousand", "columns": ["(dollars in thousands)", "Last Fiscal Year of Expiration", "Amount"],
-                 "rows": [["Domestic-state", "2039", "$57,299"], ["Foreign", "2039 or indefinite", "$565,609"],
+                 "rows": [["Operating loss carryforwards:", "", ""],
+                          ["Domestic-state", "2039", "$57,299"], ["Foreign", "2039 or indefinite", "$565,609"],
                           ["Tax credit carryforwards:", "", ""], ["Domestic-federal", "2029", "$39,784"],
                           ["Domestic-state", "2027", "$3,313"], ["Foreign", "2027 or indefinite", "$15,345"]]}
 
@@ -362,12 +363,13 @@ def test_a_section_under_a_heading_row_is_totalled_on_its_own():
     # "the sum of all tax credit carryforwards" is the rows under that heading, not the column
     question = "What was the sum of all Tax credit carryforwards?"
     item, _ = one("The answer is 58,442 thousand.", CARRYFORWARDS, question=question)
-    assert item.status == "derived" and item.expression == "sum($.rows[3][2], $.rows[4][2], $.rows[5][2])"
+    assert item.status == "derived" and item.expression == "sum($.rows[4][2], $.rows[5][2], $.rows[6][2])"
     assert one("The answer is 58,443 thousand.", CARRYFORWARDS, question=question)[0].status == "unsupported"
-    # the section above the heading is one too (two rows: their total, not any pair's sum)
+    # the section above the heading is one too (two rows under a heading row: columns
+    # get no sums of two rows, a headed section gets its total)
     item, _ = one("The answer is 622,908 thousand.", CARRYFORWARDS,
                   question="What was the sum of all net operating loss carryforwards?")
-    assert item.status == "derived" and item.expression == "sum($.rows[0][2], $.rows[1][2])"
+    assert item.status == "derived" and item.expression == "sum($.rows[1][2], $.rows[2][2])"
     # across the heading is no section: the first and last rows are not summed
     assert one("The answer is 72,644 thousand.", CARRYFORWARDS, question=question)[0].status == "unsupported"
 
@@ -409,3 +411,47 @@ def test_a_rounding_of_a_cell_may_be_the_asked_computation():
     assert one("The answer is 92 million.", tools)[0].status == "drift"
     assert one("The answer is 92 million.", tools, question="What was Net Income in fiscal 2019?"
                )[0].status == "drift"
+
+
+def test_sign_dropped_ratios_are_only_shares_of_an_amount():
+    # a Change column's (111) over 2018's 372 is a fall of 29.84%, neither a rise nor a share
+    tools = {"columns": ["$ MILLION", "2019", "2018", "Change"],
+             "rows": [["Revenue", "261", "372", "(111)"], ["Costs", "90", "80", "10"]]}
+    question = "What was the percentage change in revenue?"
+    assert one("Revenue increased 29.84%.", tools, question=question)[0].status == "unsupported"
+    assert one("The answer is 29.84%.", tools, question=question)[0].status == "unsupported"
+    assert one("Revenue fell 29.84%.", tools, question=question)[0].status == "derived"
+    # an amount over a percentage cell keeps its sign
+    margins = {"columns": ["", "Operating income", "Margin"],
+               "rows": [["Segment A", "(12.5)", "40%"], ["Segment B", "30.1", "22%"]]}
+    assert one("The answer is 31.25%.", margins, question="What is the ratio for Segment A?"
+               )[0].status == "unsupported"
+
+
+def test_sections_need_a_heading_or_three_rows_and_a_printed_table():
+    # Property and Goodwill sit between two totals: two lines, not a section to total
+    sheet = {"unit": "million", "columns": ["", "2019", "2018"],
+             "rows": [["Cash", "10.3", "9.1"], ["Receivables", "20.6", "18.2"],
+                      ["Total current assets", "30.9", "27.3"], ["Property", "50.4", "47.9"],
+                      ["Goodwill", "7.2", "7.2"], ["Total assets", "88.5", "82.4"]]}
+    assert one("Total assets were $57.6 million in 2019.", sheet,
+               question="What were total assets in 2019?")[0].status == "unsupported"
+    # a record with a null price is no heading: an array of records has no sections
+    quotes = {"quotes": [{"ticker": "AAA", "price": 10.25}, {"ticker": "BBB", "price": None},
+                         {"ticker": "CCC", "price": 20.5}, {"ticker": "DDD", "price": 31.75},
+                         {"ticker": "EEE", "price": 12.5}]}
+    assert verify("The average price is 21.58.", quotes, question="What is the average price?"
+                  ).items[0].status == "unsupported"
+    assert verify("The average price is 18.75.", quotes, question="What is the average price?"
+                  ).items[0].status == "derived"
+
+
+@pytest.mark.parametrize("total", ["Grand total", "Totals", "Segment total", "Subtotal"])
+def test_a_sections_total_row_is_left_out_of_it(total):
+    tools = {"unit": "thousand", "columns": ["", "Amount"],
+             "rows": [["Other", "1.5"], ["Tax credits:", ""], ["Federal", "2.25"], ["State", "3.5"],
+                      ["Local", "1.25"], [total, "7"]]}
+    question = "What was the sum of all tax credits?"
+    assert one("The sum of all tax credits is 14 thousand.", tools, question=question)[0].status == "unsupported"
+    item, _ = one("The average tax credit is 2.33 thousand.", tools, question="What was the average tax credit?")
+    assert item.status == "derived" and item.expression == "avg($.rows[2][1], $.rows[3][1], $.rows[4][1])"

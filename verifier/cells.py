@@ -332,8 +332,11 @@ def _asked_row(hay: Haystack, table: int, asked_words: frozenset[str]) -> _Row |
     """The one row of ``table`` whose label words are all in the question; None when
     no row's are, or when several rows' are and no one's words contain the others'
     ("Total revenue" over "Revenue"; "Accrued expenses" and "Other liabilities" both
-    named: no single row)."""
-    full = [r for r in _tables(hay)[0].get(table, []) if r.stems <= asked_words and not r.stems <= _WHEN_STEMS]
+    named: no single row). A heading row with no figure ("Tax credits:") is not asked
+    about: the question that names it asks about the rows under it."""
+    full = [r for r in _tables(hay)[0].get(table, []) if r.stems <= asked_words and not r.stems <= _WHEN_STEMS
+            and any(leaf in hay.leaf_value for leaf in hay.children_leaves(r.node)
+                    if hay.segment(hay.leaves[leaf].node) != 0)]
     if not full:
         return None
     widest = max(full, key=lambda r: len(r.stems))

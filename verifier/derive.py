@@ -5,7 +5,7 @@ operand paths, instead of being flagged as coming from nowhere.
 Only values still unsupported after matching are searched, and only over plausible
 operands (:mod:`verifier.operands`): the same record or table row, one row label down a
 stacked table, the same column (one key across the records of an array, one column of
-a table), the figures of one paragraph, then anywhere in the same tool result
+a table) or one section of it (totals and means only), the figures of one paragraph, then anywhere in the same tool result
 (difference and percent change only). The groups the question or sentence names are
 searched first with the operations its wording names, then three- and four-cell
 expressions over those cells (:mod:`verifier.compound`), then those operations
@@ -64,8 +64,9 @@ GROUP_OPS = ("total", "mean", "share")
 #: Operations tried across a whole tool result (operands from anywhere in it): the more
 #: freedom, the more chance "derivations" of wrong numbers, so only the two commonest.
 TOOL_OPS = ("difference", "percent_change")
-#: A column's sections (see operands.groups_of) add only their own statistics to the
-#: column's: their pairs are the column's pairs already.
+#: A column's sections (see operands.groups_of) add only their own total and mean:
+#: no pairs (a column's pairs are compared, not added; a two-row section under a
+#: heading gets its total, which is its one sum).
 SECTION_PAIR_OPS: tuple[str, ...] = ()
 SECTION_STATS = ("total", "mean")
 #: Groups larger than this get no pairwise search (a column of 10,000 prices).
@@ -82,7 +83,8 @@ class Derivation:
     operands: tuple[LeafId, ...]
     expression: str
     group: str  # "record", "stacked" (one row label down a column), "asked" (cells the
-    # question names along both axes), "column", "text", "tool"
+    # question names along both axes), "column", "section" (rows of a column between a
+    # heading and a total), "text", "tool"
     result: Decimal
 
 
@@ -92,8 +94,9 @@ class _Target:
     tolerance: Decimal
     additive: bool  # compare sums and differences (True) or ratios (False) against it
     percent: bool  # a ratio result is shown *100
-    #: the answer's value negated, for sums and averages of cells printed as negatives
-    #: ("(141,770)" expenses): only acceptable when every operand is negative
+    #: the answer's value negated: for sums and averages of cells printed as negatives
+    #: ("(141,770)" expenses), and a negative amount's share of a positive one; only
+    #: acceptable in those shapes (:func:`_sign_dropped`)
     magnitude: bool = False
 
 
@@ -123,13 +126,15 @@ def _targets(mention: Mention, scale: Decimal) -> list[_Target]:
 
 def _signed(target: _Target, mention: Mention) -> Iterator[_Target]:
     """The target with the sign the answer gave it: written ("-12.6"), or implied by
-    a word of falling ("fell 12.6" is -12.6). Without either it is taken as written:
-    allowing both signs would double the chance of an accidental derivation."""
+    a word of falling ("fell 12.6" is -12.6). Without either it is taken as written,
+    and also negated as a magnitude, which only the shapes of :func:`_sign_dropped`
+    may match (those are the only searches it costs chances in). After a word of
+    rising ("rose 29.84%") a ratio has no magnitude: a fall is not a rise."""
     if mention.direction < 0 and not mention.explicit_sign and target.value > 0:
         yield _Target(-target.value, target.tolerance, target.additive, target.percent)
     else:
         yield target
-        if target.value > 0 and not mention.explicit_sign:
+        if target.value > 0 and not mention.explicit_sign and (target.additive or mention.direction == 0):
             yield _Target(-target.value, target.tolerance, target.additive, target.percent, magnitude=True)
 
 
@@ -326,15 +331,22 @@ def _sign_dropped(hay: Haystack, group: Group, op: str, idx: tuple[int, ...]) ->
     """Whether an answer may give this hit's magnitude without its sign: the total of
     cells printed as negatives ("(141,770)" expenses), or the share of one of them in a
     positive amount ("D&A (111) is 29.84% of EBITDA 372"). A percent change keeps its
-    sign (a fall written as a rise is wrong), and so does a ratio of percentages."""
+    sign (a fall written as a rise is wrong), and so does a ratio whose negative is a
+    change ("Change (111)" over 2018's 372 is a fall of 29.84%) or that involves a
+    percentage."""
     values = [group.values[i] for i in idx]
     if op in ("sum", "average", "total", "mean"):
         return all(v < 0 for v in values)
-    if op == "ratio":
-        return values[0] < 0 < values[1] and not hay.is_percent(group.leaves[idx[0]])
-    if op == "share":
-        return values[0] < 0 < sum(values[1:]) and not hay.is_percent(group.leaves[idx[0]])
-    return False
+    if op not in ("ratio", "share"):
+        return False
+    first = group.leaves[idx[0]]
+    whole = values[1] if op == "ratio" else sum(values[1:])
+    return (values[0] < 0 < whole and not _CHANGE_WORD.search(hay.leaves[first].key or "")
+            and not any(hay.is_percent(group.leaves[i]) for i in idx[:2 if op == "ratio" else len(idx)]))
+
+
+#: A column header that says its cells are changes, not amounts.
+_CHANGE_WORD = re.compile(r"(?i)\b(?:changes?|variances?|variation|increase|decrease|growth)\b")
 
 
 def _adds_up(hay: Haystack, mention: Mention, additive: bool, operands: list[LeafId]) -> bool:

@@ -1,7 +1,8 @@
 """Which numbers of the data may be combined: the derive stage's operand groups.
 
 A value an answer computed is searched for among operands that belong together: one
-record or table row, one column, one row label repeated down a stacked table, a row's
+record or table row, one column, one section of a printed table's column (the rows
+between a heading and a total), one row label repeated down a stacked table, a row's
 period columns, the figures of one paragraph (and those a clause gives three or more
 periods), one tool result. Groups are built once per haystack and cached on it, with
 per-haystack facts about them (is a record all one quantity, what is a row called).
@@ -56,24 +57,23 @@ def groups_of(hay: Haystack) -> list[Group]:
             dated = [(v, leaf) for v, leaf in members if is_period_label(hay.leaves[leaf].key or "")]
             if 2 <= len(dated) < len(members):
                 by_key[("record", key[1], "periods")] = dated
+    rows = _Rows(hay)
+    headings: dict[tuple[str, int, object], str] = {}
+    for key, members in list(by_key.items()):
         if key[0] == "column" and len(members) >= 3:
             # rows repeating one label down a column ("Granted" in each year of a stacked
             # table) are one quantity over periods: compared, added and averaged like a row
             by_label: dict[str, list[tuple[Decimal, LeafId]]] = defaultdict(list)
             for value, leaf in members:
-                # uncached: the per-haystack cache (facts) is made by this function
-                label = _label_uncached(hay, hay._parent[hay.leaves[leaf].node])
+                label = rows.label(hay._parent[hay.leaves[leaf].node])
                 if label:
                     by_label[label].append((value, leaf))
             for label, same in by_label.items():
                 if 2 <= len(same) < len(members):
                     by_key[("stacked", key[1], (key[2], label))] = same
-    headings: dict[tuple[str, int, object], str] = {}
-    rows = _rows_by_table(hay)
-    for key, members in list(by_key.items()):
-        if key[0] == "column" and len(members) >= 3:
             for start, (heading, section) in enumerate(_sections(hay, members, rows)):
-                if 2 <= len(section) < len(members):
+                enough = len(section) >= MIN_SECTION or bool(heading) and len(section) >= 2
+                if enough and len(section) < len(members):
                     by_key[("section", key[1], (key[2], start))] = section
                     headings[("section", key[1], (key[2], start))] = heading
     groups = []
@@ -90,38 +90,64 @@ def groups_of(hay: Haystack) -> list[Group]:
     return groups
 
 
-#: Row labels that close a section: its total. ("Net ..." rows are as often items,
-#: "Net bookings", as the balance of what is above.)
-_CLOSING_ROW = re.compile(r"^(?:total|subtotal)(?:_|$)")
+#: Row labels that close a section: its total ("Total", "Totals", "Grand total",
+#: "Subtotal", "Segment total"). "Net ..." rows are as often items ("Net bookings") as
+#: the balance of what is above, and "Balance at end of year" rows are not told apart:
+#: those stay items.
+_CLOSING_ROW = re.compile(r"^(?:sub|grand_)?totals?(?:_|$)|_(?:sub)?totals?$")
+
+#: Fewer rows than this between breaks, with no heading row above them, are no section:
+#: two rows between two totals are as likely any two lines of a statement.
+MIN_SECTION = 3
 
 
-def _rows_by_table(hay: Haystack) -> dict[int, dict[int, int]]:
-    """For each table (a list of rows), its rows' nodes by position."""
-    tables: dict[int, dict[int, int]] = defaultdict(dict)
-    for leaf in hay.leaves:
-        row = hay._parent[leaf.node]
-        index = hay._segment[row] if row >= 0 else None
-        if isinstance(index, int):
-            tables[hay._parent[row]][index] = row
-    return tables
+class _Rows:
+    """The rows of the haystack's printed tables (rows that are lists of cells): each
+    row's label and whether it holds a figure, worked out once per row (a wide table
+    asks for them once per cell), and each table's rows by position."""
+
+    def __init__(self, hay: Haystack):
+        self.hay = hay
+        self._labels: dict[int, str] = {}
+        self._figures: dict[int, bool] = {}
+        self.tables: dict[int, dict[int, int]] = defaultdict(dict)
+        for leaf in hay.leaves:
+            row = hay._parent[leaf.node]
+            index = hay._segment[row] if row >= 0 else None
+            if isinstance(index, int) and isinstance(hay._segment[leaf.node], int):
+                self.tables[hay._parent[row]][index] = row
+
+    def label(self, row: int) -> str:
+        if row not in self._labels:
+            # uncached otherwise: the per-haystack cache (facts) is made from these groups
+            self._labels[row] = _label_uncached(self.hay, row)
+        return self._labels[row]
+
+    def has_figure(self, row: int) -> bool:
+        if row not in self._figures:
+            self._figures[row] = any(x in self.hay.leaf_value for x in self.hay.children_leaves(row))
+        return self._figures[row]
 
 
 def _sections(hay: Haystack, members: list[tuple[Decimal, LeafId]],
-              rows: dict[int, dict[int, int]]) -> list[tuple[str, list[tuple[Decimal, LeafId]]]]:
-    """A column's sections: runs of item rows printed one under another. A total row
-    ("Total ...") closes a run and is left out of it; so does a row with no figure in
-    the column (a heading such as "Tax credit carryforwards:"), which is returned as the
-    heading of the run below it. "The sum of all tax credit carryforwards" is the total
-    of one section, not of the column."""
+              rows: _Rows) -> list[tuple[str, list[tuple[Decimal, LeafId]]]]:
+    """A printed table column's sections: runs of item rows one under another. A total
+    row (:data:`_CLOSING_ROW`, or a row with figures and no label) closes a run and is
+    left out of it; a row with no figure in this column ends a run too, and if it has
+    no figure in any column it is a heading, returned with the run below it ("Tax credit
+    carryforwards:"). "The sum of all tax credit carryforwards" is the total of one
+    section, not of the column. Arrays of records (API results) are not printed tables:
+    a record with a null is not a heading, so they have no sections."""
     placed = []
     for value, leaf in members:
-        row = hay._parent[hay.leaves[leaf].node]
+        node = hay.leaves[leaf].node
+        row = hay._parent[node]
         index = hay._segment[row]
-        if not isinstance(index, int):
+        if not isinstance(index, int) or not isinstance(hay._segment[node], int):
             return []
         placed.append((index, row, value, leaf))
     placed.sort()
-    table = rows.get(hay._parent[placed[0][1]], {}) if placed else {}
+    table = rows.tables.get(hay._parent[placed[0][1]], {}) if placed else {}
     runs: list[tuple[str, list[tuple[Decimal, LeafId]]]] = []
     current: list[tuple[Decimal, LeafId]] = []
     previous = None
@@ -129,12 +155,11 @@ def _sections(hay: Haystack, members: list[tuple[Decimal, LeafId]],
         if previous is None or index != previous + 1:
             current = []
             above = table.get(index - 1)
-            heading = "" if above is None or any(
-                x in hay.leaf_value for x in hay.children_leaves(above)) else _label_uncached(hay, above)
+            heading = "" if above is None or rows.has_figure(above) else rows.label(above)
             runs.append((heading, current))
         previous = index
-        label = _label_uncached(hay, row)
-        if not label or _CLOSING_ROW.match(label):
+        label = rows.label(row)
+        if not label or _CLOSING_ROW.search(label):
             previous = None  # a total closes its section; the rows below start another
             continue
         current.append((value, leaf))
@@ -269,6 +294,6 @@ def holds_its_total(hay: Haystack, group: Group) -> bool:
     cache = facts(hay)
     key = ("holds_total", id(group))
     if key not in cache:
-        cache[key] = any(_CLOSING_ROW.match(record_label(hay, hay.leaves[leaf].node))
+        cache[key] = any(_CLOSING_ROW.search(record_label(hay, hay.leaves[leaf].node))
                          for leaf in group.leaves)
     return bool(cache[key])
