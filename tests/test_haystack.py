@@ -190,3 +190,14 @@ def test_the_position_of_a_bare_nan_skips_strings():
     from verifier.jsonio import loads
     with pytest.raises(InputError, match="line 1, column 36"):
         loads('{"note": "value is NaN here", "x": NaN}')
+
+
+def test_a_weighted_average_column_is_not_a_weight():
+    # "weight" (a portfolio weight) holds percentages; "Weighted-Average Exercise Price"
+    # holds prices: read as a percentage, "7%" would have matched a $7.00 price
+    h = Haystack({"columns": ["", "Number of Shares", "Weighted-Average Exercise Price Per Share"],
+                  "rows": [["Outstanding", "1,686,902", "7.00"]]})
+    price = next(i for i, leaf in enumerate(h.leaves) if leaf.raw == "7.00")
+    assert not h.is_percent(price)
+    w = Haystack({"holdings": [{"symbol": "AAPL", "weight": 12.5}]})
+    assert w.is_percent(next(i for i, leaf in enumerate(w.leaves) if leaf.key == "weight"))

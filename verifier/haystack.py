@@ -89,7 +89,7 @@ _SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_sym
 #: row of a filing table is often dollars.
 _PERCENT_LABEL = regex.compile(r"(?i)\(%\)|\bin %|\bper ?cent(?:age)?s?\b(?![\s-]+of\b|-complet)")
 _PERCENT_KEY = regex.compile(
-    r"(?i)(pct|percent|perc(?![a-z])|_pc$|yield|margin|%|rate|growth|return|weight"
+    r"(?i)(pct|percent|perc(?![a-z])|_pc$|yield|margin|%|rate|growth|return|weight(?!ed)"
     r"|_pp$|(?<![a-z])pp(?![a-z])|_bps?$"  # percentage points and basis points are percentages too
     r"|spread|curve|(?<![a-z])y\d{1,2}(?![a-z0-9])|(?<![a-z0-9])\d{1,2}y(?![a-z]))"  # rates: 10Y, y2, 2s10s spread
 )
