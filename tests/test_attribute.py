@@ -120,3 +120,25 @@ def test_us_is_not_a_ticker():
     report = verify("Schwab is a U.S. broker; SCHW trades at $80.10.",
                     [{"name": "q", "output": {"symbol": "SCHW", "price": 80.1}}])
     assert report.confidence == "high" and "U.S" not in {i.text for i in report.items}
+
+
+QUOTES_PREV = {"quotes": [{"symbol": "AAPL", "price": 142.3, "prev_price": 140.0},
+                          {"symbol": "MSFT", "price": 410.2, "prev_price": 400.0}]}
+
+
+@pytest.mark.parametrize(("answer", "status"), [
+    ("AAPL rose 10.2 today.", "misattributed"),  # MSFT's change given to AAPL
+    ("AAPL rose 2.55% today.", "misattributed"),
+    ("AAPL rose 2.3 today.", "derived"),
+    ("MSFT rose 2.55% today.", "derived"),
+    ("AAPL trades 267.9 below MSFT.", "derived"),  # a comparison has AAPL's price in it
+    ("AAPL and MSFT rose 2.3 and 10.2 respectively.", "derived"),  # pairs it does not read: untied
+])
+def test_a_value_computed_from_another_tickers_record_is_misattributed(answer, status):
+    report = verify(answer, QUOTES_PREV)
+    items = [i for i in report.items if i.kind != "ticker"]
+    assert [i.status for i in items][:1] == [status]
+    if status == "misattributed":
+        assert items[0].flagged and "MSFT's record" in items[0].reason
+        assert items[0].expression == "$.quotes[1].price - $.quotes[1].prev_price" or "/" in items[0].expression
+        assert report.confidence != "high"

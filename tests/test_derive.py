@@ -455,3 +455,36 @@ def test_a_sections_total_row_is_left_out_of_it(total):
     assert one("The sum of all tax credits is 14 thousand.", tools, question=question)[0].status == "unsupported"
     item, _ = one("The average tax credit is 2.33 thousand.", tools, question="What was the average tax credit?")
     assert item.status == "derived" and item.expression == "avg($.rows[2][1], $.rows[3][1], $.rows[4][1])"
+
+
+POSITIONS = {"positions": [{"symbol": "AAPL", "qty": 150, "avg_cost": 120.5, "price": 142.3},
+                           {"symbol": "MSFT", "qty": 40, "avg_cost": 300.1, "price": 410.2}]}
+
+
+@pytest.mark.parametrize(("answer", "status", "expression"), [
+    ("Your AAPL position is worth $21,345.", "derived", "$.positions[0].qty * $.positions[0].price"),
+    ("You paid $18,075 for AAPL.", "derived", "$.positions[0].qty * $.positions[0].avg_cost"),
+    ("Your AAPL position is worth $21,346.", "unsupported", None),
+    # a rounding of the product is a rounding: hedged, it passes; unhedged, it does not
+    ("Your AAPL position is worth about $21.3 thousand.", "derived", "$.positions[0].qty * $.positions[0].price"),
+    ("Your AAPL position is worth $21.3 thousand.", "unsupported", None),
+    # another ticker's value
+    ("Your AAPL position is worth $16,408.", "misattributed", "$.positions[1].qty * $.positions[1].price"),
+])
+def test_a_count_times_its_price_is_a_value(answer, status, expression):
+    item = next(i for i in verify(answer, POSITIONS).items if i.kind != "ticker")
+    assert (item.status, item.expression) == (status, expression)
+
+
+def test_only_a_count_and_a_price_multiply():
+    # 150 x 120.5 of two prices, or of two counts, is no product; nor in a table whose
+    # unit scales its counts and not its prices
+    prices = {"quotes": [{"symbol": "AAPL", "bid": 150, "price": 120.5}]}
+    assert one("AAPL is at 18,075.", prices)[0].status == "unsupported"
+    counts = {"book": [{"symbol": "AAPL", "shares": 150, "contracts": 120}]}
+    assert one("AAPL: 18,000.", counts)[0].status == "unsupported"
+    table = {"unit": "thousand", "columns": ["", "Number of Shares", "Price Per Share"],
+             "rows": [["Granted", "150", "$120.50"]]}
+    assert one("The grants were worth 18,075 thousand.", table)[0].status == "unsupported"
+    table.pop("unit")
+    assert one("The grants were worth 18,075.", table)[0].status == "derived"

@@ -96,6 +96,20 @@ def same_entity(named: str, owner: str) -> bool:
 
 def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
     """Items with values from another ticker's record marked ``misattributed``."""
+    items = []
+    for (mention, item), named in zip(matched, clause_entities(answer, matched, hay), strict=True):
+        if named and mention.kind in NUMERIC_KINDS and item.status in SUPPORTED_STATUSES and item.status != "derived":
+            owners = {hay.entity_of(leaf) for leaf in candidate_leaves(mention, hay)}
+            if owners and None not in owners and not any(same_entity(named, o) for o in owners if o):
+                item = misattributed_item(item, hay, mention, named)
+        items.append(item)
+    return items
+
+
+def clause_entities(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[str | None]:
+    """For each item, the entity (ticker) its clause ties it to: named last before it in
+    the clause, or just after it ("31.2 for AVGO"); None when none is, or when the
+    sentence pairs values with names "respectively" (an order this pass does not read)."""
     starts = scope_starts(answer)
     # "against 31.2 for AVGO": a value followed by "for"/"of" and a ticker is that ticker's
     named_after: dict[int, str] = {}
@@ -106,12 +120,10 @@ def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -
             named_after[i - 1] = item.value
     # "Microsoft slipped 0.4%": a company's name in words switches the entity too
     by_name = name_mentions(hay, answer)
-    # "SMCI and DELL rose by 5.61% and 4.05% respectively": values pair with names in an
-    # order this pass does not read, so they are left untied
     sentence_bounds = sentence_starts(answer)
     respective = {sentence_bounds[bisect.bisect_right(sentence_bounds, m.start()) - 1]
                   for m in _RESPECTIVELY.finditer(answer)}
-    items = []
+    entities: list[str | None] = []
     current: str | None = None
     scope = 0
     next_name = 0
@@ -124,19 +136,14 @@ def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -
                 current = by_name[next_name][1]
             next_name += 1
         if sentence_bounds[bisect.bisect_right(sentence_bounds, mention.start) - 1] in respective:
-            items.append(item)
+            entities.append(None)
             continue
         if item.kind == "ticker":  # an unknown ticker is an unknown entity: nothing to tie
             current = item.value if item.status in SUPPORTED_STATUSES else None
         elif item.kind == "code":  # "Novo Nordisk (DK0062498333) is 2.26%"
             current = _code_entity(hay, mention) if item.status in SUPPORTED_STATUSES else None
-        elif (named := named_after.get(i, current)) and mention.kind in NUMERIC_KINDS and (
-                item.status in SUPPORTED_STATUSES and item.status != "derived"):
-            owners = {hay.entity_of(leaf) for leaf in candidate_leaves(mention, hay)}
-            if owners and None not in owners and not any(same_entity(named, o) for o in owners if o):
-                item = misattributed_item(item, hay, mention, named)
-        items.append(item)
-    return items
+        entities.append(named_after.get(i, current))
+    return entities
 
 
 def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:

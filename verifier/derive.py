@@ -40,6 +40,7 @@ import stoplists
 from normalizers.numbers import CONTEXT, exponent
 
 from . import compound
+from .attribute import same_entity
 from .extract import Mention
 from .haystack import Haystack, LeafId
 from .operands import (
@@ -56,7 +57,7 @@ from .operands import (
 )
 
 #: Operations tried in each group, cheapest and most common first.
-PAIR_OPS = ("difference", "percent_change", "sum", "average", "ratio")
+PAIR_OPS = ("difference", "percent_change", "sum", "average", "ratio", "product")
 #: In a column (one field across records) pairs are compared, not added: "AAPL is 12.3
 #: above MSFT"; the sum or average of two arbitrary records is a poor explanation.
 COLUMN_OPS = ("difference", "percent_change", "ratio")
@@ -186,13 +187,15 @@ def _within(group: Group, op: str, pair: tuple[int, int], t: _Target) -> bool:
         return abs(a + b - 2 * t.value) <= 2 * t.tolerance
     if op == "percent_change":
         return abs(a - b * (1 + t.value)) <= abs(b) * t.tolerance
+    if op == "product":
+        return abs(a * b - t.value) <= t.tolerance
     return abs(a - b * t.value) <= abs(b) * t.tolerance  # ratio
 
 
 def _applies(op: str, t: _Target) -> bool:
     """Whether ``op`` can produce ``t``: sums and differences give values in the data's
     units, ratios give fractions, percent changes give percentages."""
-    if op in ("difference", "sum", "average"):
+    if op in ("difference", "sum", "average", "product"):
         return t.additive
     if op == "percent_change" and t.magnitude:
         return False  # a fall written as a rise is a wrong sign, not a lost one
@@ -203,6 +206,9 @@ def _ranges(group: Group, op: str, t: _Target, half_width: Decimal) -> Iterator[
     """For each operand ``j``, the index range of operands ``i`` with op(values[i],
     values[j]) within ``half_width`` of the target: one bisection each."""
     values, tol = group.values, half_width
+    if op == "product" and (not t.additive or group.scale != 1):
+        # (a table "in thousands" scales its counts, not its prices: no products there)
+        return
     for j, b in enumerate(values):
         if op == "difference" and t.additive:  # a - b = t
             found = _range(values, b + t.value - tol, b + t.value + tol)
@@ -218,8 +224,13 @@ def _ranges(group: Group, op: str, t: _Target, half_width: Decimal) -> Iterator[
         elif op == "ratio" and not t.additive and (b > 0 or b < 0 and not t.magnitude):  # a / b = t
             centre, width = b * t.value, abs(b) * tol
             found = _range(values, centre - width, centre + width)
+        elif op == "product" and b != 0:  # a * b = t, each pair once
+            centre, width = CONTEXT.divide(t.value, b), CONTEXT.divide(tol, abs(b))
+            found = _range(values, centre - width, centre + width)
+            found = range(max(found.start, j + 1), found.stop)
         else:
-            if op in ("percent_change", "ratio") and not t.additive:
+            if op in ("percent_change", "ratio", "product") and t.additive == (op == "product"):
+                # b == 0 (no ratio or product), or a negative b for a magnitude (see _acceptable)
                 continue  # b == 0 (no ratio), or a negative b for a magnitude (see _acceptable)
             return
         yield j, found
@@ -249,6 +260,7 @@ def _expression(op: str, paths: list[str], percent: bool) -> str:
         "average": f"({a} + {b}) / 2",
         "percent_change": f"({a} - {b}) / {b}",
         "ratio": f"{a} / {b}",
+        "product": f"{a} * {b}",
     }.get(op)
     if text is None:
         listed = ", ".join(paths[1:] if op == "share" else paths)
@@ -294,16 +306,33 @@ _ADDITIVE = frozenset({"difference", "sum", "average", "total", "mean"})
 
 
 def _always_plausible(group: Group, op: str) -> bool:
-    return group.kind not in ("record", "tool") or op == "ratio"
+    return op != "product" and (group.kind not in ("record", "tool") or op == "ratio")
 
 
 def _plausible_pair(hay: Haystack, group: Group, op: str, pair: tuple[int, int]) -> bool:
     """Whether two cells of one record could be added, subtracted or compared by
     percent change: only if they measure the same quantity (a ratio of different ones,
-    a margin, is fine). Columns hold one quantity by construction."""
+    a margin, is fine). Columns hold one quantity by construction. A product is only
+    a count times a price (150 shares at $142.30 are worth $21,345), in any group."""
+    a, b = group.leaves[pair[0]], group.leaves[pair[1]]
+    if op == "product":
+        return _count_times_price(hay, a, b) or _count_times_price(hay, b, a)
     if _always_plausible(group, op):
         return True
-    return same_quantity(hay, group.leaves[pair[0]], group.leaves[pair[1]])
+    return same_quantity(hay, a, b)
+
+
+#: What a price's field or column is called: "price", "avg_cost", "Weighted-Average
+#: Exercise Price Per Share", "AveragePrice Paidper Share", "px_last".
+_PER_UNIT = re.compile(r"(?i)per[\s_-]*(?:share|unit)|price|(?:^|_)px(?:_|$)|cost[\s_-]*basis|av(?:era)?g[\s_-]*cost")
+#: What a count's field or column is called: "qty", "Number of Shares", "units".
+_COUNT = re.compile(r"(?i)shares|quantity|(?:^|_)qty(?:_|$)|units|number|contracts|position|holding")
+
+
+def _count_times_price(hay: Haystack, count: LeafId, price: LeafId) -> bool:
+    kc, kp = hay.leaves[count].key or "", hay.leaves[price].key or ""
+    return (bool(_PER_UNIT.search(kp)) and bool(_COUNT.search(kc)) and not _PER_UNIT.search(kc)
+            and not hay.is_percent(count) and not hay.is_percent(price))
 
 
 def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _Target,
@@ -323,8 +352,22 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         # (without a word of direction, "the difference between 2018 and 2019" may be
         # given either way round)
         return False
+    if op == "product":  # written as exactly as it comes out ($21,345 for 150 x 142.30), or hedged
+        product = _value_of(group, op, idx)
+        return not _too_coarse(mention, product, t.value, [product])
     return not (op in _ADDITIVE
                 and _too_coarse(mention, _value_of(group, op, idx), t.value, [group.values[i] for i in idx]))
+
+
+def _others_only(hay: Haystack, group: Group, entity: str) -> bool:
+    """Whether every operand of ``group`` is in the record of an entity other than
+    ``entity``. Cached per haystack."""
+    cache = facts(hay)
+    key = ("owners", id(group))
+    if key not in cache:
+        cache[key] = frozenset(hay.entity_of(leaf) for leaf in group.leaves)
+    owners: frozenset[str | None] = cache[key]  # type: ignore[assignment]
+    return None not in owners and not any(same_entity(entity, o) for o in owners if o)
 
 
 def _sign_dropped(hay: Haystack, group: Group, op: str, idx: tuple[int, ...]) -> bool:
@@ -374,6 +417,8 @@ def _value_of(group: Group, op: str, idx: tuple[int, ...]) -> Decimal:
     values = [group.values[i] for i in idx]
     if op == "difference":
         return values[0] - values[1]
+    if op == "product":
+        return values[0] * values[1]
     if op in ("sum", "total"):
         return sum(values, Decimal(0))
     return CONTEXT.divide(sum(values, Decimal(0)), len(values))
@@ -459,7 +504,8 @@ def _cross_named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> l
 
 def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
            focus: frozenset[str] = frozenset(), cues: tuple[str, ...] = (),
-           budget: Budget | None = None, named_only: bool = False) -> Derivation | None:
+           budget: Budget | None = None, named_only: bool = False,
+           entity: str | None = None) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
@@ -473,11 +519,15 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     "average", "change") come first: over the named groups, then as longer expressions
     over the named cells, then everywhere; the other operations last. ``named_only``
     stops after the first two (a value that already rounds some cell is only explained
-    by the computation its question asks for over the rows it names).
+    by the computation its question asks for over the rows it names). ``entity`` (the
+    ticker the value's clause names) leaves out groups that are only other entities'
+    records.
     """
     if not mention.num_forms:
         return None
     groups = groups_of(hay)
+    if entity is not None:
+        groups = [g for g in groups if not _others_only(hay, g, entity)]
     named: list[tuple[str, list[Group]]] = []  # the groups the wording names, first
     unnamed: list[tuple[str, list[Group]]] = []
     named_rows: list[Group] = []  # the rows the question or sentence names (in full, if any)
@@ -583,6 +633,7 @@ _CUED = {
     "percent_change": ("percent_change", "difference"),
     "ratio": ("ratio", "share", "percent_change"),
     "share": ("share", "ratio"),
+    "product": ("product",),
 }
 
 
@@ -781,6 +832,8 @@ def _make(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _Target
         leaves = tuple(sorted(group.leaves[i] for i in idx))
     else:
         leaves = tuple(group.leaves[i] for i in idx)
+        if op == "product" and not _count_times_price(hay, *leaves):
+            leaves = leaves[::-1]  # the count, then its price
     paths = [hay.path(leaf) for leaf in leaves]
     if op in ("total", "mean", "share") and group.kind == "column":
         whole = _column_path(hay, leaves[-1])  # every record of the array: one wildcard path

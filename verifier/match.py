@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import weakref
 from decimal import Decimal
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from .extract import NUMERIC_KINDS, Mention, NumForm
 from .haystack import Haystack, LeafId, NumRef
 from .models import Evidence, Item, Kind, Status
 from .policy import Policy
+
+if TYPE_CHECKING:  # derive imports this module
+    from .derive import Derivation
 
 _EXACT_FORMS = frozenset({"as written", "percent form", "basis points"})
 _EXACT_REFS = frozenset({"value", "in text", "percent form", "basis points"})
@@ -95,6 +98,18 @@ def misattributed_item(item: Item, hay: Haystack, mention: Mention, named: str, 
     return item.model_copy(update={
         "status": "misattributed", "flagged": True, "evidence": ev, "evidence_total": len(leaves),
         "reason": f"{_where(ev[0], mention)} belongs to {owner}, not {named}",
+    })
+
+
+def misattributed_derivation(item: Item, hay: Haystack, found: Derivation, owner: str, named: str) -> Item:
+    """``item`` re-marked: it is computed (``found``) from
+    ``owner``'s record only, not ``named``'s ("AAPL rose 10.2" where 10.2 is MSFT's
+    change)."""
+    ev = [_evidence(hay, leaf, "operand") for leaf in found.operands]
+    return item.model_copy(update={
+        "status": "misattributed", "flagged": True, "evidence": ev, "evidence_total": len(ev),
+        "expression": found.expression,
+        "reason": f"computed from {owner}'s record ({found.expression}), not {named}'s",
     })
 
 

@@ -93,8 +93,9 @@ class Suggestion(BaseModel):
     tool: str = Field(description="The tool whose output held the operands.")
     field: str = Field(description="A name for the missing field.", examples=["percent_change_2019_vs_2018"])
     expression: str = Field(description="How to compute it from the tool's output.")
-    op: str = Field(description=("difference, sum, average, percent_change, ratio, total, mean, share; over cells "
-                                 "a question names: mean_difference, sum_difference, sum_ratio, sum_change."))
+    op: str = Field(description=("difference, sum, average, percent_change, ratio, product (a count times its "
+                                 "price), total, mean, share; over cells a question names: mean_difference, "
+                                 "sum_difference, sum_ratio, sum_change."))
     text: str = Field(description="The suggestion as a sentence for the tool's owner.")
 
 

@@ -21,13 +21,20 @@ from . import cells, conflicts, polarity
 from . import question as asked
 from . import score as scoring
 from ._errors import InputError, LimitError
-from .attribute import attribute, attribute_periods, sentence_around, sentence_starts
+from .attribute import (
+    attribute,
+    attribute_periods,
+    clause_entities,
+    same_entity,
+    sentence_around,
+    sentence_starts,
+)
 from .derive import Budget, cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .grounding import ground
 from .haystack import Haystack
 from .judge import Judge, Trigger, evidence_for, judge_from_env, judge_sentence, sentence_leaves
-from .match import derived_item, match, stale_item
+from .match import derived_item, match, misattributed_derivation, stale_item
 from .models import (
     SUPPORTED_STATUSES,
     Confidence,
@@ -156,7 +163,8 @@ def derive_stage(state: State) -> None:
     asked = focus_words(state.question) if state.question else frozenset()
     work = Budget(state.policy.derive_max_work)
     matched: list[tuple[Mention, Item]] = []
-    for mention, item in state.matched:
+    entities: list[str | None] | None = None  # the ticker each value's clause names, once needed
+    for index, (mention, item) in enumerate(state.matched):
         # a value the question's cell points away from may still be a computation the
         # question asks for ("the change in 2019" equal by chance to a 2018 cell)
         recheck = item.status == "unsupported" or id(item) in state.cell_flags
@@ -182,7 +190,22 @@ def derive_stage(state: State) -> None:
             elif (found is not None and state.question
                   and cells.outside_asked_years(state.question, found.operands, hay)):
                 found = None  # "between 2018 and 2019" is not answered with 2017's value
-            if found is not None:
+            owner = None
+            if found is not None and any(hay.entity_of(leaf) for leaf in found.operands):
+                if entities is None:
+                    entities = clause_entities(state.answer, state.matched, hay)
+                named = entities[index]
+                owner = _other_owner(hay, found.operands, named) if named else None
+                if named and owner:
+                    # "AAPL rose 10.2" computed from MSFT's record: AAPL's own record may
+                    # still give it; if not, the value is MSFT's, given to AAPL
+                    again = None if work.exhausted else derive(
+                        mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, named)
+                    if again is not None and _other_owner(hay, again.operands, named) is None:
+                        found, owner = again, None
+                    else:
+                        item = misattributed_derivation(item, hay, found, owner, named)
+            if found is not None and owner is None:
                 tool = hay.tool_of(found.operands[0])
                 item = derived_item(mention, hay, found.operands, found.expression,
                                     f"computed from the data: {found.expression} in {tool.name}")
@@ -196,6 +219,15 @@ def derive_stage(state: State) -> None:
                                                "its work budget for this answer was spent)"})
         matched.append((mention, item))
     state.matched = matched
+
+
+def _other_owner(hay: Haystack, operands: tuple[int, ...], named: str) -> str | None:
+    """The entity whose record every operand is in, when that is not ``named`` (and
+    all are one entity's); None otherwise (a comparison of AAPL with MSFT has AAPL's)."""
+    owners = {hay.entity_of(leaf) for leaf in operands}
+    if None in owners or len(owners) != 1 or any(same_entity(named, o) for o in owners if o):
+        return None
+    return owners.pop()
 
 
 def _sentences(answer: str) -> list[tuple[int, int]]:
