@@ -329,6 +329,17 @@ _PER_UNIT = re.compile(r"(?i)per[\s_-]*(?:share|unit)|price|(?:^|_)px(?:_|$)|cos
 _COUNT = re.compile(r"(?i)shares|quantity|(?:^|_)qty(?:_|$)|units|number|contracts|position|holding")
 
 
+def _prices_and_counts(hay: Haystack, group: Group) -> bool:
+    """Whether ``group`` holds a count and a price (a product could be made). Cached."""
+    cache = facts(hay)
+    key = ("products", id(group))
+    if key not in cache:
+        keys = {hay.leaves[leaf].key or "" for leaf in group.leaves}
+        cache[key] = (group.scale == 1 and any(_PER_UNIT.search(k) for k in keys)
+                      and any(_COUNT.search(k) and not _PER_UNIT.search(k) for k in keys))
+    return bool(cache[key])
+
+
 def _count_times_price(hay: Haystack, count: LeafId, price: LeafId) -> bool:
     kc, kp = hay.leaves[count].key or "", hay.leaves[price].key or ""
     return (bool(_PER_UNIT.search(kp)) and bool(_COUNT.search(kc)) and not _PER_UNIT.search(kc)
@@ -700,6 +711,8 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
               and cued_only is not True]
     for (family, targets, pair_ops, _stats, eligible), op in tests:
         if op in pair_ops:
+            if op == "product":  # most records hold no count and price: nothing to search
+                family = [g for g in family if _prices_and_counts(hay, g)]
             chances.pending.append((family, op))
             hit = _first_hit(hay, family, targets, op, mention, percent_like, budget)
         else:
