@@ -142,3 +142,15 @@ def test_a_value_computed_from_another_tickers_record_is_misattributed(answer, s
         assert items[0].flagged and "MSFT's record" in items[0].reason
         assert items[0].expression == "$.quotes[1].price - $.quotes[1].prev_price" or "/" in items[0].expression
         assert report.confidence != "high"
+
+
+@pytest.mark.parametrize("answer", [
+    "AAPL lagged MSFT with a gain of 2.3.",
+    "AAPL and MSFT rose 2.3 and 10.2.",
+])
+def test_a_derived_value_whose_sentence_also_names_its_owner_is_not_misattributed(answer):
+    statuses = [i.status for i in verify(answer, QUOTES_PREV).items if i.kind != "ticker"]
+    assert statuses and set(statuses) == {"derived"}
+    # the same value in a sentence of its own about the other ticker is
+    assert [i.status for i in verify("AAPL rose 2.3 today. MSFT rose 2.3 too.", QUOTES_PREV).items
+            if i.kind != "ticker"] == ["derived", "misattributed"]

@@ -488,3 +488,23 @@ def test_only_a_count_and_a_price_multiply():
     assert one("The grants were worth 18,075 thousand.", table)[0].status == "unsupported"
     table.pop("unit")
     assert one("The grants were worth 18,075.", table)[0].status == "derived"
+
+
+@pytest.mark.parametrize(("record", "answer"), [
+    ({"ticker": "AAPL", "shares": 150, "price_to_earnings": 23.29}, "worth $3,493.50"),  # a ratio, not a price
+    ({"ticker": "AAPL", "number_of_employees": 161000, "price": 190.5}, "revenue of $30,670,500"),
+    ({"ticker": "AAPL", "shares": 150, "dividend_per_share": 0.96}, "worth $144"),  # a payout
+    ({"ticker": "AAPL", "shares_thousands": 150, "price": 360.8}, "worth $54,120"),  # the count is in thousands
+    ({"ticker": "F", "qty": -50, "price": 10}, "lost $500"),  # a short's value is no loss
+])
+def test_products_are_only_counts_times_prices_as_written(record, answer):
+    item = next(i for i in verify(f"Your position is {answer}.", {"positions": [record]}).items if i.kind != "ticker")
+    assert item.status == "unsupported", item.reason
+
+
+def test_a_rounding_is_not_re_read_as_the_total_a_row_is_named_for():
+    tools = {"unit": "million", "columns": ["", "2019", "2018", "2017"],
+             "rows": [["Products", "700", "690", "650"], ["Services", "550.4", "560", "600.2"],
+                      ["Total revenue", "1,250.4", "700", "550"]]}
+    item, _ = one("Total revenue was 1,250 million.", tools, question="What was Total revenue in the latest year?")
+    assert item.status == "drift"  # 700 + 550 (2018 + 2017) is no answer to it

@@ -31,18 +31,20 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
 import stoplists
+from normalizers import tickers
 from normalizers.numbers import CONTEXT, exponent
 
 from . import compound
 from .attribute import same_entity
 from .extract import Mention
-from .haystack import Haystack, LeafId
+from .haystack import Haystack, LeafId, key_scale
 from .operands import (
     Group,
     cell_of,
@@ -168,11 +170,9 @@ def chance(group: Group, op: str, t: _Target, hay: Haystack | None = None) -> fl
         around = [pair for pair in _pairs(group, op, t, window) if _plausible_pair(hay, group, op, pair)]
         hit_pairs = {pair for pair in around if _within(group, op, pair, t)}
         near = sum(1 for i, j in around if (i, j) not in hit_pairs and (j, i) not in hit_pairs)
-        hits = 0
     else:  # columns, and large groups counted whole (an over-estimate: conservative)
-        near = _count_pairs(group, op, t, window)
-        hits = _count_pairs(group, op, t, t.tolerance)
-    return compound.accidental_hits(near - hits, t.tolerance, window)
+        near = _count_pairs(group, op, t, window) - _count_pairs(group, op, t, t.tolerance)
+    return compound.accidental_hits(near, t.tolerance, window)
 
 
 def _within(group: Group, op: str, pair: tuple[int, int], t: _Target) -> bool:
@@ -207,7 +207,8 @@ def _ranges(group: Group, op: str, t: _Target, half_width: Decimal) -> Iterator[
     values[j]) within ``half_width`` of the target: one bisection each."""
     values, tol = group.values, half_width
     if op == "product" and (not t.additive or group.scale != 1):
-        # (a table "in thousands" scales its counts, not its prices: no products there)
+        # (a table "in thousands" scales its counts, not its prices: no products there;
+        # a column or key that names a scale is refused pair by pair, _count_times_price)
         return
     for j, b in enumerate(values):
         if op == "difference" and t.additive:  # a - b = t
@@ -231,7 +232,7 @@ def _ranges(group: Group, op: str, t: _Target, half_width: Decimal) -> Iterator[
         else:
             if op in ("percent_change", "ratio", "product") and t.additive == (op == "product"):
                 # b == 0 (no ratio or product), or a negative b for a magnitude (see _acceptable)
-                continue  # b == 0 (no ratio), or a negative b for a magnitude (see _acceptable)
+                continue
             return
         yield j, found
 
@@ -323,10 +324,12 @@ def _plausible_pair(hay: Haystack, group: Group, op: str, pair: tuple[int, int])
 
 
 #: What a price's field or column is called: "price", "avg_cost", "Weighted-Average
-#: Exercise Price Per Share", "AveragePrice Paidper Share", "px_last".
-_PER_UNIT = re.compile(r"(?i)per[\s_-]*(?:share|unit)|price|(?:^|_)px(?:_|$)|cost[\s_-]*basis|av(?:era)?g[\s_-]*cost")
-#: What a count's field or column is called: "qty", "Number of Shares", "units".
-_COUNT = re.compile(r"(?i)shares|quantity|(?:^|_)qty(?:_|$)|units|number|contracts|position|holding")
+#: Exercise Price Per Share", "AveragePrice Paidper Share", "px_last"; not a ratio of a
+#: price ("price_to_earnings", "Price/Book"), not other per-share figures (a dividend
+#: per share times the shares is a payout, not what a holding is worth).
+_PER_UNIT = re.compile(r"(?i)price(?![\s_-]*(?:to(?:\b|_)|/))|(?:^|_)px(?:_|$)|cost[\s_-]*basis|av(?:era)?g[\s_-]*cost")
+#: What a count of shares or units is called: "qty", "Number of Shares", "units".
+_COUNT = re.compile(r"(?i)shares|quantity|(?:^|_)qty(?:_|$)|units|contracts")
 
 
 def _prices_and_counts(hay: Haystack, group: Group) -> bool:
@@ -334,15 +337,22 @@ def _prices_and_counts(hay: Haystack, group: Group) -> bool:
     cache = facts(hay)
     key = ("products", id(group))
     if key not in cache:
-        keys = {hay.leaves[leaf].key or "" for leaf in group.leaves}
-        cache[key] = (group.scale == 1 and any(_PER_UNIT.search(k) for k in keys)
-                      and any(_COUNT.search(k) and not _PER_UNIT.search(k) for k in keys))
+        leaves = group.leaves
+        # (records are a handful of fields; a group of hundreds is no record to multiply in)
+        cache[key] = group.scale == 1 and len(leaves) <= 64 and any(
+            _count_times_price(hay, a, b) for a in leaves for b in leaves if a != b)
     return bool(cache[key])
 
 
 def _count_times_price(hay: Haystack, count: LeafId, price: LeafId) -> bool:
+    """Whether ``count`` holds a number of shares or units and ``price`` a price per
+    one: both positive (a short position's negative value is no holding's worth), as
+    written (a count "in thousands", a "price_k", scales one side only), and not
+    percentages."""
     kc, kp = hay.leaves[count].key or "", hay.leaves[price].key or ""
     return (bool(_PER_UNIT.search(kp)) and bool(_COUNT.search(kc)) and not _PER_UNIT.search(kc)
+            and key_scale(kc) is None and key_scale(kp) is None
+            and hay.leaf_value.get(count, Decimal(0)) > 0 and hay.leaf_value.get(price, Decimal(0)) > 0
             and not hay.is_percent(count) and not hay.is_percent(price))
 
 
@@ -370,15 +380,25 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
                 and _too_coarse(mention, _value_of(group, op, idx), t.value, [group.values[i] for i in idx]))
 
 
-def _others_only(hay: Haystack, group: Group, entity: str) -> bool:
-    """Whether every operand of ``group`` is in the record of an entity other than
-    ``entity``. Cached per haystack."""
+def _groups_for(hay: Haystack, groups: list[Group], entity: str) -> list[Group]:
+    """``groups`` without those wholly in the records of entities other than
+    ``entity``. Indexed once per haystack by owner, so each entity costs one pass of
+    set lookups (a screener of 20,000 records and an answer naming 30 tickers)."""
     cache = facts(hay)
-    key = ("owners", id(group))
+    key = ("owner_index", 0)
     if key not in cache:
-        cache[key] = frozenset(hay.entity_of(leaf) for leaf in group.leaves)
-    owners: frozenset[str | None] = cache[key]  # type: ignore[assignment]
-    return None not in owners and not any(same_entity(entity, o) for o in owners if o)
+        solo: dict[str, list[tuple[str, int]]] = defaultdict(list)  # base ticker -> (owner, group id)
+        for g in groups:
+            owners = {hay.entity_of(leaf) for leaf in g.leaves}
+            if len(owners) == 1 and None not in owners:
+                owner = owners.pop() or ""
+                solo[tickers.canonical(owner).split(".", 1)[0]].append((owner, id(g)))
+        cache[key] = (solo, {gid for pairs in solo.values() for _, gid in pairs})
+    index: tuple[dict[str, list[tuple[str, int]]], set[int]] = cache[key]  # type: ignore[assignment]
+    solo, owned = index
+    own = {gid for owner, gid in solo.get(tickers.canonical(entity).split(".", 1)[0], ())
+           if same_entity(entity, owner)}
+    return [g for g in groups if id(g) not in owned or id(g) in own]
 
 
 def _sign_dropped(hay: Haystack, group: Group, op: str, idx: tuple[int, ...]) -> bool:
@@ -538,7 +558,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         return None
     groups = groups_of(hay)
     if entity is not None:
-        groups = [g for g in groups if not _others_only(hay, g, entity)]
+        groups = _groups_for(hay, groups, entity)
     named: list[tuple[str, list[Group]]] = []  # the groups the wording names, first
     unnamed: list[tuple[str, list[Group]]] = []
     named_rows: list[Group] = []  # the rows the question or sentence names (in full, if any)
@@ -671,6 +691,20 @@ def cue_words(text: str) -> tuple[str, ...]:
     difference; its "Total" is part of a row's name."""
     table = stoplists.load_pairs("operation_cues")
     return tuple(dict.fromkeys(table[w] for w in cue_terms(text)))
+
+
+def asked_cues(question: str, hay: Haystack) -> tuple[str, ...]:
+    """The operations a question asks for (:func:`cue_words`), leaving out cue words
+    that are part of the name of a row it names ("What was Total revenue?" names the
+    row "Total revenue" and asks for no total)."""
+    focus = focus_words(question)
+    labels: set[str] = set()
+    for g in groups_of(hay):
+        if g.kind == "record" and _is_named(_label_words(hay, g), focus):
+            # every word of the label, "total" too (no content word, so not in label_words)
+            labels.update(record_label(hay, hay.leaves[g.leaves[0]].node).split("_"))
+    table = stoplists.load_pairs("operation_cues")
+    return tuple(dict.fromkeys(table[w] for w in cue_terms(question) if w not in labels))
 
 
 def _search(mention: Mention, hay: Haystack, max_chance: float,

@@ -179,7 +179,8 @@ def homogeneous(hay: Haystack, group: Group) -> bool:
 
 def facts(hay: Haystack) -> dict[tuple[str, int], object]:
     """Per-haystack cache of facts about groups that do not depend on the answer."""
-    groups_of(hay)
+    if hay.derive_cache is None:  # (asked for per group per search: kept to one check)
+        groups_of(hay)
     return hay.derive_cache[1]  # type: ignore[no-any-return]
 
 

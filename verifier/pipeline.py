@@ -9,6 +9,7 @@ second opinion on high-stakes sentences, only when a judge is configured), ``sco
 
 from __future__ import annotations
 
+import bisect
 import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +30,7 @@ from .attribute import (
     sentence_around,
     sentence_starts,
 )
-from .derive import Budget, cue_words, derive, focus_words, suggestion_name
+from .derive import Budget, asked_cues, cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .grounding import ground
 from .haystack import Haystack
@@ -178,6 +179,10 @@ def derive_stage(state: State) -> None:
             sentence = sentence_around(state.answer, mention.start, mention.end)
             focus = asked | focus_words(sentence)
             cues = cue_words((state.question or "") + " " + sentence)  # the question says what to compute
+            if named_only:
+                # a rounding is only re-read as a computation the question asks for: not
+                # the "Total" of a row it names ("What was Total revenue?")
+                cues = asked_cues(state.question or "", hay)
             found = None if work.exhausted else derive(
                 mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only)
             if found is not None and id(item) in state.cell_flags and cells.refuses_rescue(
@@ -196,6 +201,13 @@ def derive_stage(state: State) -> None:
                     entities = clause_entities(state.answer, state.matched, hay)
                 named = entities[index]
                 owner = _other_owner(hay, found.operands, named) if named else None
+                if owner and any(same_entity(other, owner) for other in _sentence_entities(
+                        state.answer, state.matched, entities, mention.start)):
+                    # "AAPL lagged MSFT with a gain of 2.3", "AAPL's and MSFT's shares are
+                    # worth $21,345 and $16,408": the sentence names the owner too, in an
+                    # order this pass does not read; only a value given to one ticker
+                    # that is wholly another's is misattributed
+                    owner = None
                 if named and owner:
                     # "AAPL rose 10.2" computed from MSFT's record: AAPL's own record may
                     # still give it; if not, the value is MSFT's, given to AAPL
@@ -219,6 +231,17 @@ def derive_stage(state: State) -> None:
                                                "its work budget for this answer was spent)"})
         matched.append((mention, item))
     state.matched = matched
+
+
+def _sentence_entities(answer: str, matched: list[tuple[Mention, Item]], entities: list[str | None],
+                       position: int) -> set[str]:
+    """Every entity the sentence around ``position`` names or ties a value to."""
+    starts = sentence_starts(answer)
+    at = bisect.bisect_right(starts, position) - 1
+    lo, hi = starts[at], starts[at + 1] if at + 1 < len(starts) else len(answer)
+    named = {e for (m, _), e in zip(matched, entities, strict=True) if e and lo <= m.start < hi}
+    return named | {item.value for m, item in matched
+                    if item.kind == "ticker" and item.value and lo <= m.start < hi}
 
 
 def _other_owner(hay: Haystack, operands: tuple[int, ...], named: str) -> str | None:
