@@ -95,6 +95,18 @@ def named_rows_case(numbers: int) -> tuple[dict[str, Any], str, str]:
     return {"unit": "million", "columns": ["", *years], "rows": rows}, question, answer
 
 
+def positions_case(records: int, values: int = 30) -> tuple[Haystack, str]:
+    """A positions list of ``records`` records (ticker, qty, price) and an answer giving
+    each of ``values`` tickers the next record's value (qty * price): every value is
+    derived from another ticker's record, so each is searched again over the named
+    ticker's records before it is called misattributed."""
+    qty = [1 + (i * 37) % 1000 for i in range(records)]
+    price = [round(5 + (i * 7.31) % 495, 2) for i in range(records)]
+    rows = [{"ticker": _symbol(i), "qty": qty[i], "price": price[i]} for i in range(records)]
+    answer = " ".join(f"{_symbol(i)}'s position is worth ${qty[i + 1] * price[i + 1]:,.2f}." for i in range(values))
+    return Haystack([{"name": "get_positions", "output": {"positions": rows}}]), answer
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     rounds, per = (5, 20) if quick else (15, 40)
     tools, answer = _seed()
@@ -151,9 +163,17 @@ def run(quick: bool = False) -> dict[str, Any]:
         table, question, numbers = named_rows_case(count)
         named.append({"numbers": count, "verify_cold": round(_median_us(partial(
             verify, numbers, table, question=question), 3), 1)})
+    # values given to the wrong ticker: two derive searches each
+    misgiven = []
+    for records in (1_000, 20_000):
+        h, misgiven_answer = positions_case(records)
+        verify(misgiven_answer, haystack=h)  # warm the haystack's derive caches
+        misgiven.append({"records": records, "leaves": len(h),
+                         "verify_warm": round(_median_us(partial(verify, misgiven_answer, haystack=h), 3), 1)})
     return {
         "python": platform.python_version(),
         "named_rows": named,
+        "misgiven": misgiven,
         "seed": {"items": report.checked, "tickers": sum(i.kind == "ticker" for i in report.items),
                  **{k: round(v, 1) for k, v in seed.items()}},
         "scaling": scaling,
@@ -199,6 +219,12 @@ def markdown(result: dict[str, Any]) -> str:
               "| numbers in the answer | verify ms |", "|---:|---:|"]
     for row in result.get("named_rows", []):
         lines.append(f"| {row['numbers']} | {row['verify_cold'] / 1000:.0f} |")
+    lines += ["", ("Values given to the wrong ticker (a positions list; 30 sentences each giving a ticker "
+                   "the next record's qty x price: each value is searched again over the named ticker's "
+                   "records, then called misattributed), warm, median:"), "",
+              "| records | leaves | verify ms |", "|---:|---:|---:|"]
+    for row in result.get("misgiven", []):
+        lines.append(f"| {row['records']:,} | {row['leaves']:,} | {row['verify_warm'] / 1000:.0f} |")
     return "\n".join(lines)
 
 

@@ -32,10 +32,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
+from typing import TypeVar
 
 import stoplists
 from normalizers import tickers
@@ -57,6 +58,8 @@ from .operands import (
     same_quantity,
     slug,
 )
+
+_T = TypeVar("_T")
 
 #: Operations tried in each group, cheapest and most common first.
 PAIR_OPS = ("difference", "percent_change", "sum", "average", "ratio", "product")
@@ -505,8 +508,44 @@ def _is_named(words: frozenset[str], focus: frozenset[str]) -> bool:
 
 
 def _named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
-    """The groups of ``family`` whose label the question or sentence names."""
+    """The groups of ``family`` whose label the question or sentence names. A whole
+    family of the haystack (:func:`_families`) is looked up by word, not walked: a
+    screener of 20,000 records is asked this for every value."""
+    kind = family[0].kind if family else ""
+    if family is _families(hay).get(kind):
+        index: dict[str, list[int]] = _cached(hay, ("label_index", kind), lambda: _label_index(hay, family))
+        at = sorted({i for word in focus for i in index.get(word, ())})
+        return [family[i] for i in at if _is_named(_label_words(hay, family[i]), focus)]
     return [g for g in family if _is_named(_label_words(hay, g), focus)]
+
+
+def _label_index(hay: Haystack, family: list[Group]) -> dict[str, list[int]]:
+    index: dict[str, list[int]] = defaultdict(list)
+    for i, g in enumerate(family):
+        for word in _label_words(hay, g):
+            index[word].append(i)
+    return index
+
+
+def _families(hay: Haystack) -> dict[str, list[Group]]:
+    """The haystack's groups by kind, each small enough for a pairwise search. Cached:
+    the same lists every search, so what is worked out about a whole family (its
+    labels, which of its groups may be averaged) is worked out once."""
+    def make() -> dict[str, list[Group]]:
+        by_kind: dict[str, list[Group]] = defaultdict(list)
+        for g in groups_of(hay):
+            if len(g.values) <= MAX_PAIR_GROUP:
+                by_kind[g.kind].append(g)
+        return dict(by_kind)
+    return _cached(hay, ("families", 0), make)
+
+
+def _cached(hay: Haystack, key: tuple[str, object], make: Callable[[], _T]) -> _T:
+    """A per-haystack fact about its groups, made on first use."""
+    cache = facts(hay)
+    if key not in cache:
+        cache[key] = make()  # type: ignore[index]
+    return cache[key]  # type: ignore[index, return-value]
 
 
 def _cross_named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
@@ -556,14 +595,16 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     """
     if not mention.num_forms:
         return None
-    groups = groups_of(hay)
     if entity is not None:
-        groups = _groups_for(hay, groups, entity)
+        allowed = {id(g) for g in _groups_for(hay, groups_of(hay), entity)}
     named: list[tuple[str, list[Group]]] = []  # the groups the wording names, first
     unnamed: list[tuple[str, list[Group]]] = []
     named_rows: list[Group] = []  # the rows the question or sentence names (in full, if any)
+    families = _families(hay)
     for kind in ("record", "stacked", "column", "section", "text", "tool"):
-        family = [g for g in groups if g.kind == kind and len(g.values) <= MAX_PAIR_GROUP]
+        family = families.get(kind, [])
+        if entity is not None:
+            family = [g for g in family if id(g) in allowed]
         if kind == "stacked":  # searched only where the question or sentence names the row
             rows = _named(hay, family, focus) if focus else []
             if rows:
@@ -724,29 +765,38 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
     percent_like = chances.percent_like
     by_scale = chances.by_scale
     plans = []
+    whole = _families(hay)
     for kind, family in families:
-        for g in family:
-            if g.scale not in by_scale:
-                by_scale[g.scale] = [t for base in _targets(mention, g.scale) for t in _signed(base, mention)]
+        stable = family is whole.get(kind)  # a whole family: its facts are cached by kind
+
+        def scales(family: list[Group] = family) -> set[Decimal]:
+            return {g.scale for g in family}
+        for scale in (_cached(hay, ("scales", kind), scales) if stable else scales()):
+            if scale not in by_scale:
+                by_scale[scale] = [t for base in _targets(mention, scale) for t in _signed(base, mention)]
         targets = by_scale
         pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS,
                                                     "section": SECTION_PAIR_OPS}.get(kind, PAIR_OPS)
         stats: tuple[str, ...] = () if kind in ("tool", "text") or points else GROUP_OPS  # no means of a paragraph
         if kind == "section" and stats:
             stats = SECTION_STATS
-        eligible = [g for g in family if (not holds_its_total(hay, g) if kind == "column" else
-                                          kind in ("section", "asked") or homogeneous(hay, g))] if stats else []
-        plans.append((family, targets, pair_ops, stats, eligible))
+        def averageable(family: list[Group] = family, kind: str = kind) -> list[Group]:
+            return [g for g in family if (not holds_its_total(hay, g) if kind == "column" else
+                                          kind in ("section", "asked") or homogeneous(hay, g))]
+        eligible = (_cached(hay, ("eligible", kind), averageable) if stable else averageable()) if stats else []
+        plans.append((family, targets, pair_ops, stats, eligible, kind, stable))
     cued = {op for cue in cues for op in _CUED.get(cue, ())}
     # the operations the wording names, in every family, before anything else
     tests = [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op in cued
              and cued_only is not False]
     tests += [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op not in cued
               and cued_only is not True]
-    for (family, targets, pair_ops, _stats, eligible), op in tests:
+    for (family, targets, pair_ops, _stats, eligible, kind, stable), op in tests:
         if op in pair_ops:
             if op == "product":  # most records hold no count and price: nothing to search
-                family = [g for g in family if _prices_and_counts(hay, g)]
+                def priced(family: list[Group] = family) -> list[Group]:
+                    return [g for g in family if _prices_and_counts(hay, g)]
+                family = _cached(hay, ("priced", kind), priced) if stable else priced()
             chances.pending.append((family, op))
             hit = _first_hit(hay, family, targets, op, mention, percent_like, budget)
         else:
