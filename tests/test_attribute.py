@@ -154,3 +154,15 @@ def test_a_derived_value_whose_sentence_also_names_its_owner_is_not_misattribute
     # the same value in a sentence of its own about the other ticker is
     assert [i.status for i in verify("AAPL rose 2.3 today. MSFT rose 2.3 too.", QUOTES_PREV).items
             if i.kind != "ticker"] == ["derived", "misattributed"]
+
+
+def test_values_computed_for_two_tickers_and_swapped_are_misattributed():
+    positions = {"positions": [{"symbol": "AAPL", "qty": 150, "price": 142.3},
+                               {"symbol": "MSFT", "qty": 40, "price": 410.5}]}
+    swapped = verify("Your AAPL position is worth $16,420 and your MSFT position is worth $21,345.", positions)
+    assert [i.status for i in swapped.items if i.kind != "ticker"] == ["misattributed", "misattributed"]
+    right = verify("Your AAPL position is worth $21,345 and your MSFT position is worth $16,420.", positions)
+    assert [i.status for i in right.items if i.kind != "ticker"] == ["derived", "derived"]
+    # the owner named later, beside a value of its own, excuses nothing
+    later = verify("Your AAPL position is worth $16,420, while MSFT is at $410.50.", positions)
+    assert [i.status for i in later.items if i.kind != "ticker"] == ["misattributed", "normalized"]

@@ -27,6 +27,7 @@ from .attribute import (
     attribute_periods,
     clause_entities,
     same_entity,
+    scope_starts,
     sentence_around,
     sentence_starts,
 )
@@ -201,12 +202,10 @@ def derive_stage(state: State) -> None:
                     entities = clause_entities(state.answer, state.matched, hay)
                 named = entities[index]
                 owner = _other_owner(hay, found.operands, named) if named else None
-                if owner and any(same_entity(other, owner) for other in _sentence_entities(
-                        state.answer, state.matched, entities, mention.start)):
-                    # "AAPL lagged MSFT with a gain of 2.3", "AAPL's and MSFT's shares are
-                    # worth $21,345 and $16,408": the sentence names the owner too, in an
-                    # order this pass does not read; only a value given to one ticker
-                    # that is wholly another's is misattributed
+                if owner and _owner_listed(state.answer, state.matched, index, owner):
+                    # "AAPL lagged MSFT with a gain of 2.3", "AAPL and MSFT rose 2.3 and
+                    # 10.2": the owner is named in the value's clause, or listed in a
+                    # clause with no value of its own, in an order this pass does not read
                     owner = None
                 if named and owner:
                     # "AAPL rose 10.2" computed from MSFT's record: AAPL's own record may
@@ -233,15 +232,25 @@ def derive_stage(state: State) -> None:
     state.matched = matched
 
 
-def _sentence_entities(answer: str, matched: list[tuple[Mention, Item]], entities: list[str | None],
-                       position: int) -> set[str]:
-    """Every entity the sentence around ``position`` names or ties a value to."""
-    starts = sentence_starts(answer)
-    at = bisect.bisect_right(starts, position) - 1
-    lo, hi = starts[at], starts[at + 1] if at + 1 < len(starts) else len(answer)
-    named = {e for (m, _), e in zip(matched, entities, strict=True) if e and lo <= m.start < hi}
-    return named | {item.value for m, item in matched
-                    if item.kind == "ticker" and item.value and lo <= m.start < hi}
+def _owner_listed(answer: str, matched: list[tuple[Mention, Item]], index: int, owner: str) -> bool:
+    """Whether the sentence of item ``index`` names ``owner`` in that item's own clause,
+    or in a clause of the sentence that holds no value of its own (a list of tickers the
+    values follow). "Your AAPL position is worth $16,420 and your MSFT position is worth
+    $21,345" names each owner beside a value of its own: the swap is not excused."""
+    clauses, sentences = scope_starts(answer), sentence_starts(answer)
+    position = matched[index][0].start
+    sentence = bisect.bisect_right(sentences, position) - 1
+    lo = sentences[sentence]
+    hi = sentences[sentence + 1] if sentence + 1 < len(sentences) else len(answer)
+    own = bisect.bisect_right(clauses, position) - 1
+    valued = {bisect.bisect_right(clauses, m.start) - 1 for m, _ in matched
+              if m.kind in NUMERIC_KINDS and lo <= m.start < hi}
+    for m, item in matched:
+        if item.kind == "ticker" and item.value and lo <= m.start < hi and same_entity(item.value, owner):
+            clause = bisect.bisect_right(clauses, m.start) - 1
+            if clause == own or clause not in valued:
+                return True
+    return False
 
 
 def _other_owner(hay: Haystack, operands: tuple[int, ...], named: str) -> str | None:
