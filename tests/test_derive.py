@@ -508,3 +508,17 @@ def test_a_rounding_is_not_re_read_as_the_total_a_row_is_named_for():
                       ["Total revenue", "1,250.4", "700", "550"]]}
     item, _ = one("Total revenue was 1,250 million.", tools, question="What was Total revenue in the latest year?")
     assert item.status == "drift"  # 700 + 550 (2018 + 2017) is no answer to it
+
+
+def test_a_question_naming_a_total_row_asks_about_the_rows_it_totals():
+    sheet = {"columns": ["", "2019", "2018"],
+             "rows": [["Cash", "120", "110"], ["Receivables", "80", "90"], ["Total current assets", "200", "200"],
+                      ["Non-current assets:", "", ""], ["Property", "300", "280"], ["Goodwill", "90", "90"],
+                      ["Total non-current assets", "390", "370"]]}
+    item, _ = one("Non-current assets averaged 195 in 2019.", sheet,
+                  question="What was the average non-current asset in 2019?")
+    assert item.status == "derived" and item.expression == "avg($.rows[4][1], $.rows[5][1])"
+    # rows another total closes are still other rows: Receivables' change is not
+    # the change in total current assets
+    assert one("It changed by -10.", sheet, question="What was the change in total current assets?"
+               )[0].status == "unsupported"

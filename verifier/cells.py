@@ -303,9 +303,29 @@ def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> boo
             table, row = found
             named = _asked_row(hay, table, words)
             if named is not None and named.node != row.node and not (
-                    row.stems and row.stems <= words and not row.stems <= _WHEN_STEMS):
+                    row.stems and row.stems <= words and not row.stems <= _WHEN_STEMS) and not (
+                    _totals(hay, table, named, row)):
                 return True
     return False
+
+
+def _totals(hay: Haystack, table: int, total: _Row, row: _Row) -> bool:
+    """Whether ``total`` is a "Total ..." row closing the run of rows ``row`` is in
+    ("the average non-current asset" names "Total non-current assets"; the rows above
+    it, up to a heading or another total, are what it totals)."""
+    if not total.label.lower().startswith("total"):
+        return False
+    at = {hay.segment(r.node): r for r in _tables(hay)[0].get(table, [])}
+    first, last = hay.segment(row.node), hay.segment(total.node)
+    if not isinstance(first, int) or not isinstance(last, int) or first >= last:
+        return False
+    for index in range(first + 1, last):
+        between = at.get(index)
+        if between is None or between.label.lower().startswith("total") or not any(
+                leaf in hay.leaf_value for leaf in hay.children_leaves(between.node)
+                if hay.segment(hay.leaves[leaf].node) != 0):
+            return False  # a heading, a blank or another total: another run
+    return True
 
 
 def _from_nothing(hay: Haystack, row: _Row, periods: tuple[Period, ...]) -> bool:
