@@ -313,8 +313,8 @@ def _totals(hay: Haystack, table: int, total: _Row, row: _Row) -> bool:
     """Whether ``total`` is a "Total ..." row closing the run of rows ``row`` is in
     ("the average non-current asset" names "Total non-current assets"; the rows above
     it, up to a heading or another total, are what it totals)."""
-    if not total.label.lower().startswith("total"):
-        return False
+    if not total.label.lower().startswith("total") or row.label.lower().startswith("total"):
+        return False  # (a total above it closes a run of its own)
     at = {hay.segment(r.node): r for r in _tables(hay)[0].get(table, [])}
     first, last = hay.segment(row.node), hay.segment(total.node)
     if not isinstance(first, int) or not isinstance(last, int) or first >= last:
