@@ -166,3 +166,17 @@ def test_values_computed_for_two_tickers_and_swapped_are_misattributed():
     # the owner named later, beside a value of its own, excuses nothing
     later = verify("Your AAPL position is worth $16,420, while MSFT is at $410.50.", positions)
     assert [i.status for i in later.items if i.kind != "ticker"] == ["misattributed", "normalized"]
+
+
+def test_a_sum_of_the_named_years_figures_is_not_another_years_cell():
+    # 200 is 2018's total, and 2019's cash plus receivables: the clause's year decides
+    sheet = {"columns": ["", "2019", "2018"],
+             "rows": [["Cash", "120", "110"], ["Receivables", "80", "90"], ["Total current assets", "210", "200"]]}
+    item = verify("Cash plus receivables came to 200 in 2019.", sheet).items[0]
+    assert item.status == "derived" and item.expression == "$.rows[0][1] + $.rows[1][1]"
+    assert verify("Cash was 110 in 2019.", sheet).items[0].status == "misattributed"
+    # a computation reaching into another year does not rescue it: 200 is 2018's total,
+    # and also cash of 2019 plus cash of 2018
+    other = {"columns": ["", "2019", "2018"],
+             "rows": [["Cash", "120", "80"], ["Receivables", "85", "95"], ["Total", "205", "200"]]}
+    assert verify("Cash came to 200 in 2019.", other).items[0].status == "misattributed"

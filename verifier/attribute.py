@@ -25,6 +25,7 @@ from .haystack import Haystack
 from .match import candidate_leaves, misattributed_item
 from .models import SUPPORTED_STATUSES, Item
 from .names import name_mentions
+from .yearquarter import Period
 
 _ABBREVIATIONS = (
     "Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "St", "Mr", "Ms", "Dr", "U.S", "U.K",
@@ -146,10 +147,12 @@ def clause_entities(answer: str, matched: list[tuple[Mention, Item]], hay: Hayst
     return entities
 
 
-def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
+def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack,
+                      said: dict[int, Period] | None = None) -> list[Item]:
     """Items whose value is found only in records of another period than the one their
     sentence or clause names ("revenue was $120M in 2025" where $120M is the 2026
-    record's) marked ``misattributed``."""
+    record's) marked ``misattributed``; ``said`` gets, by item index, the period each
+    flagged item's clause names."""
     starts = scope_starts(answer)
     # a clause that moves between periods ("to $391bn in 2024 from $383bn", "since 2023",
     # "down from") is not about one period
@@ -162,22 +165,24 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
             scope = starts[bisect.bisect_right(starts, mention.start) - 1]
             named.setdefault(scope, set()).add(period)
     items = []
-    for mention, item in matched:
+    for index, (mention, item) in enumerate(matched):
         scope = starts[bisect.bisect_right(starts, mention.start) - 1]
         periods = None if scope in moving else named.get(scope)
         # exact values only: a rounded one ("about $2.5bn") may round from several periods
         if (periods and len(periods) == 1 and mention.kind in NUMERIC_KINDS
                 and item.status in ("exact", "normalized")):
-            (said,) = periods
+            (asked,) = periods
             leaves = candidate_leaves(mention, hay)
             forms = frozenset(form.value for form in mention.num_forms)
             # a record's or column's period, or the one the text gives a figure in prose
             held = [prose_periods.periods_of(hay, leaf, forms) for leaf in leaves]
-            if leaves and None not in held and not any(yearquarter.same(said, p) for ps in held if ps for p in ps):
+            if leaves and None not in held and not any(yearquarter.same(asked, p) for ps in held if ps for p in ps):
                 owner = min(held[0] or ())
                 where = "record" if hay.period_of(leaves[0]) is not None else f"figure in {hay.path(leaves[0])}"
-                item = misattributed_item(item, hay, mention, yearquarter.text(said),
+                item = misattributed_item(item, hay, mention, yearquarter.text(asked),
                                           owner=f"the {yearquarter.text(owner)} {where}")
+                if said is not None:
+                    said[index] = asked
         items.append(item)
     return items
 

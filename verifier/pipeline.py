@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from normalizers import NormalizeError, number_symbols
 
-from . import cells, conflicts, polarity
+from . import cells, conflicts, polarity, yearquarter
 from . import question as asked
 from . import score as scoring
 from ._errors import InputError, LimitError
@@ -50,6 +50,7 @@ from .models import (
 from .policy import Policy
 from .sentences import Sentence, split
 from .stakes import high_stakes
+from .yearquarter import Period
 
 VERSION = "0.1.0"
 
@@ -73,6 +74,8 @@ class State:
     sentence_checks: list[SentenceCheck] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)  # findings about sentences or the answer
     cell_flags: set[int] = field(default_factory=set)  # ids of items the cells stage flagged
+    #: ids of items flagged as another period's value, with the period their clause names
+    period_flags: dict[int, Period] = field(default_factory=dict)
     report: Report | None = None
 
 
@@ -94,8 +97,10 @@ def attribute_stage(state: State) -> None:
     """Values taken from another ticker's or another period's record are misattributed."""
     items = attribute(state.answer, state.matched, state.haystack)
     state.matched = [(m, item) for (m, _), item in zip(state.matched, items, strict=True)]
-    items = attribute_periods(state.answer, state.matched, state.haystack)
+    said: dict[int, Period] = {}
+    items = attribute_periods(state.answer, state.matched, state.haystack, said)
     state.matched = [(m, item) for (m, _), item in zip(state.matched, items, strict=True)]
+    state.period_flags = {id(state.matched[i][1]): period for i, period in said.items()}
 
 
 def ground_stage(state: State) -> None:
@@ -169,7 +174,7 @@ def derive_stage(state: State) -> None:
     for index, (mention, item) in enumerate(state.matched):
         # a value the question's cell points away from may still be a computation the
         # question asks for ("the change in 2019" equal by chance to a 2018 cell)
-        recheck = item.status == "unsupported" or id(item) in state.cell_flags
+        recheck = item.status == "unsupported" or id(item) in state.cell_flags or id(item) in state.period_flags
         # a rounding of a cell, unhedged, may be the exact result of the computation the
         # question asks for over the rows it names ("the change in Net Sales": 1,000.3 -
         # 908.3 is 92, not Net Income's 91.6 rounded); only that search is run for it
@@ -196,6 +201,11 @@ def derive_stage(state: State) -> None:
             elif (found is not None and state.question
                   and cells.outside_asked_years(state.question, found.operands, hay)):
                 found = None  # "between 2018 and 2019" is not answered with 2017's value
+            elif found is not None and id(item) in state.period_flags and not _all_in(
+                    hay, found.operands, state.period_flags[id(item)]):
+                # 200 "in 2019" is the 2018 total: a computation explains it only from
+                # 2019's own figures (cash 120 plus receivables 80)
+                found = None
             owner = None
             if found is not None and any(hay.entity_of(leaf) for leaf in found.operands):
                 if entities is None:
@@ -251,6 +261,11 @@ def _owner_listed(answer: str, matched: list[tuple[Mention, Item]], index: int, 
             if clause == own or clause not in valued:
                 return True
     return False
+
+
+def _all_in(hay: Haystack, operands: tuple[int, ...], period: Period) -> bool:
+    """Whether every operand is dated, and in ``period``."""
+    return all((held := hay.period_of(leaf)) is not None and yearquarter.same(period, held) for leaf in operands)
 
 
 def _other_owner(hay: Haystack, operands: tuple[int, ...], named: str) -> str | None:
