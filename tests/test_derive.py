@@ -428,6 +428,14 @@ def test_sign_dropped_ratios_are_only_shares_of_an_amount():
                )[0].status == "unsupported"
 
 
+def test_a_tables_first_rows_before_a_heading_are_a_section():
+    # the title above the table was their heading; the next heading closes them
+    tools = dict(CARRYFORWARDS, rows=CARRYFORWARDS["rows"][1:])
+    item, _ = one("The answer is 622,908 thousand.", tools,
+                  question="What was the sum of all net operating loss carryforwards?")
+    assert item.status == "derived" and item.expression == "sum($.rows[0][2], $.rows[1][2])"
+
+
 def test_sections_need_a_heading_or_three_rows_and_a_printed_table():
     # Property and Goodwill sit between two totals: two lines, not a section to total
     sheet = {"unit": "million", "columns": ["", "2019", "2018"],

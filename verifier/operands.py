@@ -72,7 +72,8 @@ def groups_of(hay: Haystack) -> list[Group]:
                 if 2 <= len(same) < len(members):
                     by_key[("stacked", key[1], (key[2], label))] = same
             for start, (heading, section) in enumerate(_sections(hay, members, rows)):
-                enough = len(section) >= MIN_SECTION or bool(heading) and len(section) >= 2
+                enough = len(section) >= MIN_SECTION or len(section) >= 2 and (
+                    bool(heading) or _tops_a_table(hay, section, rows))
                 if enough and len(section) < len(members):
                     by_key[("section", key[1], (key[2], start))] = section
                     headings[("section", key[1], (key[2], start))] = heading
@@ -164,6 +165,18 @@ def _sections(hay: Haystack, members: list[tuple[Decimal, LeafId]],
             continue
         current.append((value, leaf))
     return runs
+
+
+def _tops_a_table(hay: Haystack, section: list[tuple[Decimal, LeafId]], rows: _Rows) -> bool:
+    """Whether a run starts a table and a heading row follows it: the first section of
+    a table whose own heading was printed above the table ("Income tax net operating
+    loss carryforwards:" as a title, "Tax credit carryforwards:" as the next heading)."""
+    row_nodes = [hay._parent[hay.leaves[leaf].node] for _, leaf in section]
+    indices = sorted(i for i in (hay._segment[r] for r in row_nodes) if isinstance(i, int))
+    if len(indices) != len(row_nodes):
+        return False
+    below = rows.tables.get(hay._parent[row_nodes[0]], {}).get(indices[-1] + 1)
+    return indices[0] == 0 and below is not None and not rows.has_figure(below)
 
 
 def homogeneous(hay: Haystack, group: Group) -> bool:
