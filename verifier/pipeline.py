@@ -31,7 +31,7 @@ from .attribute import (
     sentence_around,
     sentence_starts,
 )
-from .derive import Budget, asked_cues, cue_words, derive, focus_words, suggestion_name
+from .derive import Budget, Derivation, asked_cues, cue_words, derive, focus_words, suggestion_name
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .grounding import ground
 from .haystack import Haystack
@@ -170,7 +170,7 @@ def derive_stage(state: State) -> None:
     asked = focus_words(state.question) if state.question else frozenset()
     work = Budget(state.policy.derive_max_work)
     matched: list[tuple[Mention, Item]] = []
-    entities: list[str | None] | None = None  # the ticker each value's clause names, once needed
+    entities: list[str | None] = []  # the ticker each value's clause names, once needed
     for index, (mention, item) in enumerate(state.matched):
         # a value the question's cell points away from may still be a computation the
         # question asks for ("the change in 2019" equal by chance to a 2018 cell)
@@ -179,8 +179,7 @@ def derive_stage(state: State) -> None:
         # question asks for over the rows it names ("the change in Net Sales": 1,000.3 -
         # 908.3 is 92, not Net Income's 91.6 rounded); only that search is run for it
         named_only = item.status == "drift" and bool(state.question) and id(item) not in state.cell_flags
-        recheck = recheck or named_only
-        if recheck and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
+        if (recheck or named_only) and mention.kind in NUMERIC_KINDS and not mention.invalid and budget > 0:
             budget -= 1
             sentence = sentence_around(state.answer, mention.start, mention.end)
             focus = asked | focus_words(sentence)
@@ -189,44 +188,20 @@ def derive_stage(state: State) -> None:
                 # a rounding is only re-read as a computation the question asks for: not
                 # the "Total" of a row it names ("What was Total revenue?")
                 cues = asked_cues(state.question or "", hay)
-            found = None if work.exhausted else derive(
-                mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only)
-            if found is not None and id(item) in state.cell_flags and cells.refuses_rescue(
-                    state.question or "", mention, found.operands, hay,
-                    extractor(state.locale, tuple(state.policy.extra_stopwords))):
-                found = None  # a rescue from columns the question does not ask about explains nothing
-            elif (found is not None and state.question and found.op in _ONE_ROW_OPS
-                  and cells.other_row(state.question, found.operands, hay)):
-                found = None  # the question names the row: another row's change is not its answer
-            elif (found is not None and state.question
-                  and cells.outside_asked_years(state.question, found.operands, hay)):
-                found = None  # "between 2018 and 2019" is not answered with 2017's value
-            elif found is not None and id(item) in state.period_flags and not _all_in(
-                    hay, found.operands, state.period_flags[id(item)]):
-                # 200 "in 2019" is the 2018 total: a computation explains it only from
-                # 2019's own figures (cash 120 plus receivables 80)
+
+            def search(entity: str | None = None, mention: Mention = mention, focus: frozenset[str] = focus,
+                       cues: tuple[str, ...] = cues, named_only: bool = named_only) -> Derivation | None:
+                return None if work.exhausted else derive(
+                    mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, entity)
+            found = search()
+            if found is not None and _refused(state, mention, item, found):
                 found = None
-            owner = None
             if found is not None and any(hay.entity_of(leaf) for leaf in found.operands):
-                if entities is None:
+                if not entities:
                     entities = clause_entities(state.answer, state.matched, hay)
-                named = entities[index]
-                owner = _other_owner(hay, found.operands, named) if named else None
-                if owner and _owner_listed(state.answer, state.matched, index, owner):
-                    # "AAPL lagged MSFT with a gain of 2.3", "AAPL and MSFT rose 2.3 and
-                    # 10.2": the owner is named in the value's clause, or listed in a
-                    # clause with no value of its own, in an order this pass does not read
-                    owner = None
-                if named and owner:
-                    # "AAPL rose 10.2" computed from MSFT's record: AAPL's own record may
-                    # still give it; if not, the value is MSFT's, given to AAPL
-                    again = None if work.exhausted else derive(
-                        mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, named)
-                    if again is not None and _other_owner(hay, again.operands, named) is None:
-                        found, owner = again, None
-                    else:
-                        item = misattributed_derivation(item, hay, found, owner, named)
-            if found is not None and owner is None:
+                found, misgiven = _tied(state, index, entities[index], found, search)
+                item = misgiven or item
+            if found is not None:
                 tool = hay.tool_of(found.operands[0])
                 item = derived_item(mention, hay, found.operands, found.expression,
                                     f"computed from the data: {found.expression} in {tool.name}")
@@ -235,11 +210,46 @@ def derive_stage(state: State) -> None:
                     tool=tool.name, field=name, expression=found.expression, op=found.op,
                     text=f"add field {name} = {found.expression} to tool {tool.name}",
                 ))
-            elif work.exhausted:
+            elif work.exhausted and item.status != "misattributed":
                 item = item.model_copy(update={"reason": item.reason + " (derivation search skipped: "
                                                "its work budget for this answer was spent)"})
         matched.append((mention, item))
     state.matched = matched
+
+
+def _refused(state: State, mention: Mention, item: Item, found: Derivation) -> bool:
+    """Whether what the question asks (or the period the clause names) rules out a
+    derivation the search found."""
+    hay, question = state.haystack, state.question or ""
+    if id(item) in state.cell_flags and cells.refuses_rescue(
+            question, mention, found.operands, hay, extractor(state.locale, tuple(state.policy.extra_stopwords))):
+        return True  # a rescue from columns the question does not ask about explains nothing
+    if question and found.op in _ONE_ROW_OPS and cells.other_row(question, found.operands, hay):
+        return True  # the question names the row: another row's change is not its answer
+    if question and cells.outside_asked_years(question, found.operands, hay):
+        return True  # "between 2018 and 2019" is not answered with 2017's value
+    # 200 "in 2019" is the 2018 total: a computation explains it only from 2019's own
+    # figures (cash 120 plus receivables 80)
+    return id(item) in state.period_flags and not _all_in(hay, found.operands, state.period_flags[id(item)])
+
+
+def _tied(state: State, index: int, named: str | None, found: Derivation,
+          search: Callable[[str], Derivation | None]) -> tuple[Derivation | None, Item | None]:
+    """A derivation checked against the ticker its value's clause names: (the
+    derivation to keep, or None; the item re-marked misattributed, or None). "AAPL rose
+    10.2" computed from MSFT's record is searched again over AAPL's records; if they do
+    not give it, the value is MSFT's, given to AAPL."""
+    hay = state.haystack
+    owner = _other_owner(hay, found.operands, named) if named else None
+    if not named or not owner or _owner_listed(state.answer, state.matched, index, owner):
+        # "AAPL lagged MSFT with a gain of 2.3", "AAPL and MSFT rose 2.3 and 10.2": the
+        # owner is named in the value's clause, or listed in a clause with no value of
+        # its own, in an order this pass does not read
+        return found, None
+    again = search(named)
+    if again is not None and _other_owner(hay, again.operands, named) is None:
+        return again, None
+    return None, misattributed_derivation(state.matched[index][1], hay, found, owner, named)
 
 
 def _owner_listed(answer: str, matched: list[tuple[Mention, Item]], index: int, owner: str) -> bool:
