@@ -1,3 +1,5 @@
+from decimal import Decimal
+
 import pytest
 
 from verifier.extract import extract, is_hedged
@@ -76,3 +78,18 @@ def test_a_falling_figure_quoted_from_prose_keeps_the_prose_sign():
             "Global comparable store sales declined 4% in the quarter, while transactions fell 8%."}]}}]
     report = verify("Global comparable store sales declined 4% in the quarter, while transactions fell 8% [1].", news)
     assert {i.text: i.status for i in report.items} == {"4%": "exact", "8%": "exact"}
+
+
+@pytest.mark.parametrize(("text", "tolerance"), [
+    ("about 21,300", "50"),  # trailing zeros of a hedged whole number: its rounding
+    ("about 2,240,000", "5000"),
+    ("about 140", "5"),
+    ("about 100", "5"),  # two significant digits kept: not "hundreds"
+    ("about 2,000,000", "50000"),
+    ("21,300", "0.5"),  # unhedged: as written
+    ("about 21,345", "0.5"),
+    ("about 21.3 thousand", "50"),
+])
+def test_a_hedged_whole_numbers_trailing_zeros_set_its_precision(text, tolerance):
+    (mention,) = [m for m in extract(text) if m.kind == "number"]
+    assert mention.num_forms[0].tolerance == Decimal(tolerance)

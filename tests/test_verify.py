@@ -269,3 +269,12 @@ def test_the_retry_hint_allows_values_computed_from_the_data():
     r = verify("Revenue was $9.9 billion.", {"revenue": 8_100_000_000})
     assert r.warnings.retry_hint is not None
     assert "'$9.9 billion'" in r.warnings.retry_hint and "compute from them" in r.warnings.retry_hint
+
+
+def test_a_hedged_round_number_is_a_rounding_at_its_significant_digits():
+    quote = {"symbol": "AAPL", "volume": 2236000, "price": 142.3}
+    assert verify("Volume was about 2,240,000 shares.", quote).items[0].status == "rounded"
+    assert verify("Volume was 2,240,000 shares.", quote).items[0].status == "unsupported"
+    assert verify("Volume was about 2,300,000 shares.", quote).items[0].status == "unsupported"
+    assert [i.status for i in verify("AAPL trades at about $100.", quote).items if i.kind != "ticker"] == [
+        "unsupported"]

@@ -113,6 +113,18 @@ def direction_of(text: str, start: int) -> int:
 _LEVEL_WORDS = frozenset({"to", "from", "at"})
 
 
+def _hedged_tolerance(mantissa: Decimal, tolerance: Decimal, scale: Decimal) -> Decimal:
+    """A hedged whole number's trailing zeros are not significant: "about 21,300" is
+    21,345 rounded to hundreds (±50), as "about 21.3 thousand" is; unhedged, they are
+    (21,300 is not 21,345). Two significant digits are kept at least: "about $100" is
+    not $142.30 rounded to hundreds."""
+    _sign, digits, exponent = mantissa.as_tuple()
+    if exponent != 0 or not isinstance(exponent, int) or not any(digits):
+        return tolerance
+    zeros = min(len(digits) - len("".join(map(str, digits)).rstrip("0")), len(digits) - 2)
+    return max(tolerance, Decimal(5).scaleb(zeros - 1) * scale) if zeros > 0 else tolerance
+
+
 def is_hedged(text: str, start: int) -> bool:
     """Whether a hedge ("about", "roughly", "~") stands just before ``start``.
 
@@ -332,6 +344,8 @@ class Extractor:
         hedged: bool, unit: str | None, direction: int = 0,
     ) -> Mention:
         tol = number.tolerance
+        if hedged:
+            tol = _hedged_tolerance(number.mantissa, tol, number.scale)
         forms = [NumForm(number.value, tol, "as written")]
         if number.scale != 1:
             forms.append(NumForm(number.mantissa, numbers.CONTEXT.divide(tol, number.scale), "unscaled"))
