@@ -97,8 +97,9 @@ def groups_of(hay: Haystack) -> list[Group]:
 #: those stay items.
 _CLOSING_ROW = re.compile(r"^(?:sub|grand_)?totals?(?:_|$)|_(?:sub)?totals?$")
 
-#: Fewer rows than this between breaks, with no heading row above them, are no section:
-#: two rows between two totals are as likely any two lines of a statement.
+#: Fewer rows than this between breaks are no section, unless a heading row is printed
+#: above them (or they open the table and a heading row follows): two rows between two
+#: totals are as likely any two lines of a statement.
 MIN_SECTION = 3
 
 
