@@ -180,3 +180,21 @@ def test_a_sum_of_the_named_years_figures_is_not_another_years_cell():
     other = {"columns": ["", "2019", "2018"],
              "rows": [["Cash", "120", "80"], ["Receivables", "85", "95"], ["Total", "205", "200"]]}
     assert verify("Cash came to 200 in 2019.", other).items[0].status == "misattributed"
+
+
+def test_another_years_cell_is_rescued_only_by_the_named_rows_of_the_named_year():
+    sheet = {"columns": ["", "2019", "2018"],
+             "rows": [["Revenue", "500", "440"], ["Cost of sales", "300", "300"], ["Operating expenses", "60", "40"]]}
+    # 440 is 2018's revenue; 500 - 60 is an accident, not what "revenue was" means
+    assert verify("Revenue was 440 in 2019.", sheet).items[0].status == "misattributed"
+    # a change in 2019 is this year's figure less last year's: 500 - 460
+    growth = {"columns": ["", "2019", "2018"], "rows": [["Revenue", "500", "460"], ["Operating expenses", "60", "40"]]}
+    item = verify("Revenue grew by 40 in 2019.", growth).items[0]
+    assert item.status == "derived" and item.expression == "$.rows[0][1] - $.rows[0][2]"
+
+
+def test_an_owner_named_after_the_value_excuses_nothing():
+    positions = {"positions": [{"symbol": "AAPL", "qty": 150, "price": 142.3},
+                               {"symbol": "MSFT", "qty": 40, "price": 410.5}]}
+    assert [i.status for i in verify("Your AAPL position is worth $16,420, and MSFT rallied today.",
+                                     positions).items if i.kind != "ticker"] == ["misattributed"]

@@ -530,3 +530,21 @@ def test_a_question_naming_a_total_row_asks_about_the_rows_it_totals():
     # the change in total current assets
     assert one("It changed by -10.", sheet, question="What was the change in total current assets?"
                )[0].status == "unsupported"
+
+
+def test_a_total_row_excuses_only_the_mean_of_the_rows_it_totals():
+    sheet = {"columns": ["", "2019", "2018"],
+             "rows": [["Non-current assets:", "", ""], ["Property", "300", "260"], ["Goodwill", "90", "100"],
+                      ["Total non-current assets", "390", "360"]]}
+    # Property's own change is not the change in the total
+    assert one("It grew 15.38%.", sheet, question="What was the percentage change in total non-current assets?"
+               )[0].status == "unsupported"
+    assert one("It averaged 280.", sheet, question="What was the average total non-current assets?"
+               )[0].status == "unsupported"
+
+
+def test_a_blank_row_is_no_heading():
+    tools = {"columns": ["", "2019", "2018"],
+             "rows": [["Revenue", "1,250", "1,100"], ["Net income", "212", "180"], ["", "", ""],
+                      ["Segment A", "700", "600"], ["Segment B", "550", "500"], ["Total", "1,250", "1,100"]]}
+    assert one("The total came to 1,462.", tools, question="What was the sum in 2019?")[0].status == "unsupported"

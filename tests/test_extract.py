@@ -93,3 +93,12 @@ def test_a_falling_figure_quoted_from_prose_keeps_the_prose_sign():
 def test_a_hedged_whole_numbers_trailing_zeros_set_its_precision(text, tolerance):
     (mention,) = [m for m in extract(text) if m.kind == "number"]
     assert mention.num_forms[0].tolerance == Decimal(tolerance)
+
+
+@pytest.mark.parametrize("text", ["more than 2,000,000", "over 100", "under 1,000", "nearly 2,000",
+                                  "about 110 million"])
+def test_one_sided_hedges_and_scale_words_keep_trailing_zeros_significant(text):
+    (mention,) = [m for m in extract(text) if m.kind == "number"]
+    written = mention.num_forms[0]
+    # as precise as written: to the unit, or to the scale word's unit
+    assert written.tolerance == (Decimal("0.5") if "million" not in text else Decimal("5E+5"))

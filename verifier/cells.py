@@ -292,10 +292,11 @@ def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...]
     return False
 
 
-def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> bool:
+def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack, totalled: bool = False) -> bool:
     """Whether a derivation takes an operand from a table row other than the one the
     question names without doubt (and does not name in full itself): "the change in
-    revenue" is not explained by the change in operating expenses."""
+    revenue" is not explained by the change in operating expenses. With ``totalled`` (a
+    mean over several rows), the rows a named "Total ..." row totals are not other rows.)"""
     words = frozenset(content_words(question))
     for leaf in operands:
         found = _row_of(hay, leaf)
@@ -304,7 +305,7 @@ def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> boo
             named = _asked_row(hay, table, words)
             if named is not None and named.node != row.node and not (
                     row.stems and row.stems <= words and not row.stems <= _WHEN_STEMS) and not (
-                    _totals(hay, table, named, row)):
+                    totalled and _totals(hay, table, named, row)):
                 return True
     return False
 

@@ -507,6 +507,11 @@ def _is_named(words: frozenset[str], focus: frozenset[str]) -> bool:
     return bool(words) and len(words & focus) * 2 >= len(words)
 
 
+def label_named(hay: Haystack, leaf: LeafId, focus: frozenset[str]) -> bool:
+    """Whether ``focus`` names the row or record holding ``leaf``."""
+    return _is_named(label_words(record_label(hay, hay.leaves[leaf].node).replace("_", " ")), focus)
+
+
 def _named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
     """The groups of ``family`` whose label the question or sentence names. A whole
     family of the haystack (:func:`_families`) is looked up by word, not walked: a

@@ -113,35 +113,48 @@ def direction_of(text: str, start: int) -> int:
 _LEVEL_WORDS = frozenset({"to", "from", "at"})
 
 
-def _hedged_tolerance(mantissa: Decimal, tolerance: Decimal, scale: Decimal) -> Decimal:
-    """A hedged whole number's trailing zeros are not significant: "about 21,300" is
-    21,345 rounded to hundreds (±50), as "about 21.3 thousand" is; unhedged, they are
-    (21,300 is not 21,345). Two significant digits are kept at least: "about $100" is
+def _hedged_tolerance(mantissa: Decimal, tolerance: Decimal) -> Decimal:
+    """A whole number's trailing zeros after an approximating hedge are not
+    significant: "about 21,300" is 21,345 rounded to hundreds (±50), as "about 21.3
+    thousand" is; unhedged, or after a one-sided hedge ("more than 2,000,000"), they are. Two significant digits are kept at least: "about $100" is
     not $142.30 rounded to hundreds."""
     _sign, digits, exponent = mantissa.as_tuple()
     if exponent != 0 or not isinstance(exponent, int) or not any(digits):
         return tolerance
     zeros = min(len(digits) - len("".join(map(str, digits)).rstrip("0")), len(digits) - 2)
-    return max(tolerance, Decimal(5).scaleb(zeros - 1) * scale) if zeros > 0 else tolerance
+    return max(tolerance, Decimal(5).scaleb(zeros - 1)) if zeros > 0 else tolerance
 
 
 def is_hedged(text: str, start: int) -> bool:
-    """Whether a hedge ("about", "roughly", "~") stands just before ``start``.
+    """Whether a hedge ("about", "roughly", "~") stands just before ``start``."""
+    return hedge_before(text, start) is not None
+
+
+#: Hedges that bound a value on one side ("more than 2,000,000" is not 1,960,000):
+#: they do not make a round number's trailing zeros insignificant.
+_ONE_SIDED = frozenset({"more than", "less than", "over", "under", "upwards of", "just over", "just under",
+                        "just above", "just below", "nearly", "almost"})
+
+
+def hedge_before(text: str, start: int) -> str | None:
+    """The hedge ("about", "more than", "~") standing just before ``start``, or None.
 
     Word look-ups in a set rather than a regex anchored at the end of the preceding
     text: the regex tried every position of the window and cost ~6 µs a value."""
     window = text[max(0, start - 40):start].rstrip(" \t\u00a0\u202f[-+")
     phrases, signs, longest = _hedges()
     if window and window[-1] in signs:
-        return True
+        return window[-1]
     words = _HEDGE_WORD.findall(window.lower())
     for _ in range(3):  # "about", "about a", "in the region of", "some of the"
-        if any(" ".join(words[-n:]) in phrases for n in range(1, min(longest, len(words)) + 1)):
-            return True
+        for n in range(1, min(longest, len(words)) + 1):
+            phrase = " ".join(words[-n:])
+            if phrase in phrases:
+                return phrase
         if not words or words[-1] not in _ARTICLES:
-            return False
+            return None
         words.pop()
-    return False
+    return None
 
 #: Fair-value levels and capital tiers ("Level 2 inputs", "Tier 1 capital") are names,
 #: not figures, in answers and data alike.
@@ -319,14 +332,15 @@ class Extractor:
     def _numeric_mention(self, text: str, m: re.Match[str]) -> Mention:
         raw = text[m.start():m.end()]
         g = m.groupdict()
-        hedged = is_hedged(text, m.start())
+        hedge = hedge_before(text, m.start())
+        hedged = hedge is not None
         direction = direction_of(text, m.start())
         try:
             if g.get("cur") or g.get("cur_after"):
                 amount = amounts.from_groups(raw, g, self.locale)
                 mention = self._number_mention("amount", raw, m, amount.number, hedged,
                                                amount.currencies[0] if amount.currencies else amount.symbol,
-                                               direction)
+                                               direction, round_zeros=hedged and hedge not in _ONE_SIDED)
                 return replace(mention, currencies=amount.currencies)
             unit = percents.unit_of(g)
             if unit:
@@ -335,17 +349,18 @@ class Extractor:
             number = numbers.from_groups(raw, g, self.locale)
             if g.get("mult"):
                 return self._number_mention("multiplier", raw, m, number, hedged, "x", direction)
-            return self._number_mention("number", raw, m, number, hedged, number.scale_word, direction)
+            return self._number_mention("number", raw, m, number, hedged, number.scale_word, direction,
+                                        round_zeros=hedged and hedge not in _ONE_SIDED)
         except NormalizeError as exc:
             return Mention("number", raw, m.start(), m.end(), None, hedged=hedged, invalid=exc.reason)
 
     def _number_mention(
         self, kind: str, raw: str, m: re.Match[str], number: numbers.ParsedNumber,
-        hedged: bool, unit: str | None, direction: int = 0,
+        hedged: bool, unit: str | None, direction: int = 0, round_zeros: bool = False,
     ) -> Mention:
         tol = number.tolerance
-        if hedged:
-            tol = _hedged_tolerance(number.mantissa, tol, number.scale)
+        if round_zeros and number.scale == 1:  # ("about 110 million" says its precision with its scale word)
+            tol = _hedged_tolerance(number.mantissa, tol)
         forms = [NumForm(number.value, tol, "as written")]
         if number.scale != 1:
             forms.append(NumForm(number.mantissa, numbers.CONTEXT.divide(tol, number.scale), "unscaled"))

@@ -177,7 +177,7 @@ def _tops_a_table(hay: Haystack, section: list[tuple[Decimal, LeafId]], rows: _R
     if len(indices) != len(row_nodes):
         return False
     below = rows.tables.get(hay._parent[row_nodes[0]], {}).get(indices[-1] + 1)
-    return indices[0] == 0 and below is not None and not rows.has_figure(below)
+    return indices[0] == 0 and below is not None and not rows.has_figure(below) and bool(rows.label(below))
 
 
 def homogeneous(hay: Haystack, group: Group) -> bool:

@@ -31,7 +31,16 @@ from .attribute import (
     sentence_around,
     sentence_starts,
 )
-from .derive import Budget, Derivation, asked_cues, cue_words, derive, focus_words, suggestion_name
+from .derive import (
+    Budget,
+    Derivation,
+    asked_cues,
+    cue_words,
+    derive,
+    focus_words,
+    label_named,
+    suggestion_name,
+)
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .grounding import ground
 from .haystack import Haystack
@@ -200,7 +209,9 @@ def derive_stage(state: State) -> None:
                 if not entities:
                     entities = clause_entities(state.answer, state.matched, hay)
                 found, misgiven = _tied(state, index, entities[index], found, search)
-                item = misgiven or item
+                if misgiven is not None:
+                    matched.append((mention, misgiven))
+                    continue
             if found is not None:
                 tool = hay.tool_of(found.operands[0])
                 item = derived_item(mention, hay, found.operands, found.expression,
@@ -210,7 +221,7 @@ def derive_stage(state: State) -> None:
                     tool=tool.name, field=name, expression=found.expression, op=found.op,
                     text=f"add field {name} = {found.expression} to tool {tool.name}",
                 ))
-            elif work.exhausted and item.status != "misattributed":
+            elif work.exhausted:
                 item = item.model_copy(update={"reason": item.reason + " (derivation search skipped: "
                                                "its work budget for this answer was spent)"})
         matched.append((mention, item))
@@ -224,13 +235,19 @@ def _refused(state: State, mention: Mention, item: Item, found: Derivation) -> b
     if id(item) in state.cell_flags and cells.refuses_rescue(
             question, mention, found.operands, hay, extractor(state.locale, tuple(state.policy.extra_stopwords))):
         return True  # a rescue from columns the question does not ask about explains nothing
-    if question and found.op in _ONE_ROW_OPS and cells.other_row(question, found.operands, hay):
-        return True  # the question names the row: another row's change is not its answer
+    if question and found.op in _ONE_ROW_OPS and cells.other_row(
+            question, found.operands, hay, totalled=found.op == "mean"):
+        # the question names the row: another row's change is not its answer (the mean
+        # of the rows a named "Total ..." row totals is)
+        return True
     if question and cells.outside_asked_years(question, found.operands, hay):
         return True  # "between 2018 and 2019" is not answered with 2017's value
-    # 200 "in 2019" is the 2018 total: a computation explains it only from 2019's own
-    # figures (cash 120 plus receivables 80)
-    return id(item) in state.period_flags and not _all_in(hay, found.operands, state.period_flags[id(item)])
+    said = state.period_flags.get(id(item))
+    # 200 "in 2019" is the 2018 total: a computation explains it only from the figures
+    # of 2019 (and a change, from 2018 to 2019) of the rows its sentence names ("cash
+    # plus receivables": not "revenue was 440", 500 - 60, where 440 is 2018's revenue)
+    return said is not None and not (_all_in(hay, found.operands, said, found.op in ("difference", "percent_change"))
+                                     and _rows_named(state, mention, found.operands))
 
 
 def _tied(state: State, index: int, named: str | None, found: Derivation,
@@ -254,8 +271,8 @@ def _tied(state: State, index: int, named: str | None, found: Derivation,
 
 def _owner_listed(answer: str, matched: list[tuple[Mention, Item]], index: int, owner: str) -> bool:
     """Whether the sentence of item ``index`` names ``owner`` in that item's own clause,
-    or in a clause of the sentence that holds no value of its own (a list of tickers the
-    values follow). "Your AAPL position is worth $16,420 and your MSFT position is worth
+    or in an earlier clause of the sentence that holds no value of its own (a list of
+    tickers the values follow: "AAPL and MSFT rose 2.3 and 10.2"). "Your AAPL position is worth $16,420 and your MSFT position is worth
     $21,345" names each owner beside a value of its own: the swap is not excused."""
     clauses, sentences = scope_starts(answer), sentence_starts(answer)
     position = matched[index][0].start
@@ -268,14 +285,27 @@ def _owner_listed(answer: str, matched: list[tuple[Mention, Item]], index: int, 
     for m, item in matched:
         if item.kind == "ticker" and item.value and lo <= m.start < hi and same_entity(item.value, owner):
             clause = bisect.bisect_right(clauses, m.start) - 1
-            if clause == own or clause not in valued:
+            if clause == own or clause < own and clause not in valued:
                 return True
     return False
 
 
-def _all_in(hay: Haystack, operands: tuple[int, ...], period: Period) -> bool:
-    """Whether every operand is dated, and in ``period``."""
-    return all((held := hay.period_of(leaf)) is not None and yearquarter.same(period, held) for leaf in operands)
+def _all_in(hay: Haystack, operands: tuple[int, ...], period: Period, change: bool = False) -> bool:
+    """Whether every operand is dated, and in ``period`` (or, for a ``change``, in the
+    year before it, so long as one is in ``period``)."""
+    held = [hay.period_of(leaf) for leaf in operands]
+    before = (period[0] - 1, period[1])
+    inside = [p is not None and yearquarter.same(period, p) for p in held]
+    earlier = [p is not None and change and yearquarter.same(before, p) for p in held]
+    return any(inside) and all(a or b for a, b in zip(inside, earlier, strict=True))
+
+
+def _rows_named(state: State, mention: Mention, operands: tuple[int, ...]) -> bool:
+    """Whether the value's sentence (or the question) names every operand's row."""
+    hay = state.haystack
+    sentence = sentence_around(state.answer, mention.start, mention.end)
+    words = focus_words(sentence) | (focus_words(state.question) if state.question else frozenset())
+    return all(label_named(hay, leaf, words) for leaf in operands)
 
 
 def _other_owner(hay: Haystack, operands: tuple[int, ...], named: str) -> str | None:
