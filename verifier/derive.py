@@ -337,14 +337,10 @@ _COUNT = re.compile(r"(?i)shares|quantity|(?:^|_)qty(?:_|$)|units|contracts")
 
 def _prices_and_counts(hay: Haystack, group: Group) -> bool:
     """Whether ``group`` holds a count and a price (a product could be made). Cached."""
-    cache = facts(hay)
-    key = ("products", id(group))
-    if key not in cache:
-        leaves = group.leaves
-        # (records are a handful of fields; a group of hundreds is no record to multiply in)
-        cache[key] = group.scale == 1 and len(leaves) <= 64 and any(
-            _count_times_price(hay, a, b) for a in leaves for b in leaves if a != b)
-    return bool(cache[key])
+    leaves = group.leaves
+    # (records are a handful of fields; a group of hundreds is no record to multiply in)
+    return _cached(hay, ("products", id(group)), lambda: group.scale == 1 and len(leaves) <= 64 and any(
+        _count_times_price(hay, a, b) for a in leaves for b in leaves if a != b))
 
 
 def _count_times_price(hay: Haystack, count: LeafId, price: LeafId) -> bool:
@@ -387,18 +383,15 @@ def _groups_for(hay: Haystack, groups: list[Group], entity: str) -> list[Group]:
     """``groups`` without those wholly in the records of entities other than
     ``entity``. Indexed once per haystack by owner, so each entity costs one pass of
     set lookups (a screener of 20,000 records and an answer naming 30 tickers)."""
-    cache = facts(hay)
-    key = ("owner_index", 0)
-    if key not in cache:
+    def make() -> tuple[dict[str, list[tuple[str, int]]], set[int]]:
         solo: dict[str, list[tuple[str, int]]] = defaultdict(list)  # base ticker -> (owner, group id)
         for g in groups:
             owners = {hay.entity_of(leaf) for leaf in g.leaves}
             if len(owners) == 1 and None not in owners:
                 owner = owners.pop() or ""
                 solo[tickers.canonical(owner).split(".", 1)[0]].append((owner, id(g)))
-        cache[key] = (solo, {gid for pairs in solo.values() for _, gid in pairs})
-    index: tuple[dict[str, list[tuple[str, int]]], set[int]] = cache[key]  # type: ignore[assignment]
-    solo, owned = index
+        return solo, {gid for pairs in solo.values() for _, gid in pairs}
+    solo, owned = _cached(hay, ("owner_index", 0), make)
     own = {gid for owner, gid in solo.get(tickers.canonical(entity).split(".", 1)[0], ())
            if same_entity(entity, owner)}
     return [g for g in groups if id(g) not in owned or id(g) in own]
@@ -492,8 +485,8 @@ def _label_words(hay: Haystack, group: Group) -> frozenset[str]:
 def _label_words_uncached(hay: Haystack, group: Group) -> frozenset[str]:
     leaf = hay.leaves[group.leaves[0]]
     if group.kind in ("record", "stacked"):
-        text = record_label(hay, leaf.node).replace("_", " ")
-    elif group.kind == "column":
+        return _row_words(hay, leaf.node)
+    if group.kind == "column":
         text = leaf.key or str(hay._segment[leaf.node])
     elif group.kind == "section":  # its column's header and its heading row's words
         text = f"{leaf.key or ''} {group.heading.replace('_', ' ')}"
@@ -509,7 +502,12 @@ def _is_named(words: frozenset[str], focus: frozenset[str]) -> bool:
 
 def label_named(hay: Haystack, leaf: LeafId, focus: frozenset[str]) -> bool:
     """Whether ``focus`` names the row or record holding ``leaf``."""
-    return _is_named(label_words(record_label(hay, hay.leaves[leaf].node).replace("_", " ")), focus)
+    return _is_named(_row_words(hay, hay.leaves[leaf].node), focus)
+
+
+def _row_words(hay: Haystack, node: int) -> frozenset[str]:
+    """The label words of the row or record holding ``node``."""
+    return label_words(record_label(hay, node).replace("_", " "))
 
 
 def _named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
@@ -743,12 +741,10 @@ def asked_cues(question: str, hay: Haystack) -> tuple[str, ...]:
     """The operations a question asks for (:func:`cue_words`), leaving out cue words
     that are part of the name of a row it names ("What was Total revenue?" names the
     row "Total revenue" and asks for no total)."""
-    focus = focus_words(question)
     labels: set[str] = set()
-    for g in groups_of(hay):
-        if g.kind == "record" and _is_named(_label_words(hay, g), focus):
-            # every word of the label, "total" too (no content word, so not in label_words)
-            labels.update(record_label(hay, hay.leaves[g.leaves[0]].node).split("_"))
+    for g in _named(hay, _families(hay).get("record", []), focus_words(question)):
+        # every word of the label, "total" too (no content word, so not in label_words)
+        labels.update(record_label(hay, hay.leaves[g.leaves[0]].node).split("_"))
     table = stoplists.load_pairs("operation_cues")
     return tuple(dict.fromkeys(table[w] for w in cue_terms(question) if w not in labels))
 
