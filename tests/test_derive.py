@@ -548,3 +548,16 @@ def test_a_blank_row_is_no_heading():
              "rows": [["Revenue", "1,250", "1,100"], ["Net income", "212", "180"], ["", "", ""],
                       ["Segment A", "700", "600"], ["Segment B", "550", "500"], ["Total", "1,250", "1,100"]]}
     assert one("The total came to 1,462.", tools, question="What was the sum in 2019?")[0].status == "unsupported"
+
+
+def test_rows_labelled_by_a_year_are_named_by_it():
+    leases = {"unit": "million", "columns": ["", "Operating Leases", "Finance Leases"],
+              "rows": [["2021", "$138", "$6"], ["2022", "135", "6"], ["2023", "120", "7"],
+                       ["2024", "94", "7"], ["2025", "70", "7"], ["Thereafter", "577", "35"],
+                       ["Total future minimum lease payments", "1,134", "68"]]}
+    question = "What was the change in finance leases between 2022 and 2023?"
+    item, _ = one("The answer is 1 million.", leases, question=question)
+    assert item.status == "derived" and item.expression == "$.rows[2][2] - $.rows[1][2]", item.reason
+    # the column alone has many differences of 1 (6 to 7, 7 to 7 ...): chance, not the asked rows
+    assert one("The answer is 1 million.", leases)[0].status == "unsupported"
+    assert one("The answer is 2 million.", leases, question=question)[0].status == "unsupported"
