@@ -120,6 +120,10 @@ def test_iter_leaves_lists_tool_path_raw():
     ("Significant Other Observable Inputs (Level 2)", [2], []),
     ("2 customers accounted for 40% of revenue", [], [2]),   # a count, not a footnote
     ("12 Months Ended", [], [12]),
+    ("Net income (1)", [1, -1], []),  # a label's trailing footnote marker
+    ("2018 (4) (5)", [4, -4, 5, -5], []),  # a column header's
+    ("See Note 7 of Notes to the Financial Statements: $12 million", [7], [12000000]),
+    ("ASU 2016-08, ASU 2017-07 (Topic 606) and Section 404(b)", [8, 7, 606, 404], []),
 ])
 def test_footnote_markers_and_fair_value_levels_in_data_are_not_figures(text, absent, present):
     hay = Haystack({"note": text})
@@ -163,6 +167,12 @@ def test_json_with_nan_or_infinity_is_refused_naming_where(text, where):
         loads(text, "tools.json")
     assert "is not a JSON number" in str(err.value) and where in str(err.value)
     assert loads('{"NaN": "Infinity"}') == {"NaN": "Infinity"}  # as strings they are fine
+
+
+def test_a_cited_note_or_standard_is_a_name_in_the_answer_too():
+    items = __import__("verifier").verify("As Note 21 and ASC 842 explain, leases were $5 million.",
+                                          {"note": "leases were $5 million"}).items
+    assert [(i.text, i.status) for i in items] == [("$5 million", "exact")]
 
 
 def test_level_and_tier_are_names_in_the_answer_too():

@@ -161,6 +161,14 @@ def hedge_before(text: str, start: int) -> str | None:
 _LEVEL = r"(?<![\w])(?:Level|Tier)[ \t]+[1-3](?![\w.,%])"
 
 
+@lru_cache(maxsize=1)
+def _references() -> re.Pattern[str]:
+    """Numbers that cite a part of a document or a standard ("Note 21", "Topic 606",
+    "ASU 2017-07", "Section 404(b)"): names, not figures, in answers and data alike."""
+    words = "|".join(re.escape(w) for w in sorted(stoplists.load("reference_words"), key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?:{words})[ \t\u00a0]*\d+[A-Za-z]?(?:[-.]\d+)*(?:\([0-9a-z]{{1,3}}\))*(?![\w%])")
+
+
 #: Spans whose digits are not values.
 _SKIP = re.compile(
     r"""
@@ -176,7 +184,7 @@ _SKIP = re.compile(
 @lru_cache(maxsize=1)
 def _data_skip() -> re.Pattern[str]:
     """Reference numbers in tool data that are not values: footnote markers glued to a
-    label ("Total lease liabilities(1)") or opening a footnote ("(1) During the year
+    label ("Total lease liabilities(1)") or ending it ("Net income (1)", "2018 (4)"), or opening a footnote ("(1) During the year
     ended", "2 Includes the value", "Notes: 1 Excludes"), and fair-value levels. Filing
     tables carry these everywhere; read as figures, they "support" any small number an
     answer states."""
@@ -184,6 +192,7 @@ def _data_skip() -> re.Pattern[str]:
     return re.compile(
         rf"""
           (?<=[A-Za-z])\(\d{{1,2}}\)(?![\w])                        # label(1)
+        | (?<=[\w)])[ \t]+\(\d{{1,2}}\)(?=(?:[ \t]*\(\d{{1,2}}\))*[ \t]*$)  # a label's last: "2018 (4)"
         | (?:^|(?<=[.;]))[ \t]*\(\d{{1,2}}\)(?=[ \t]+[A-Z][a-z]+[ \t]+[a-z])  # (1) A sentence
         | ^[ \t]*(?:Notes?:[ \t]*)?\d{{1,2}}(?=[ \t]+(?i:{openers})\b)  # 2 Includes ...
         | {_LEVEL}
@@ -247,9 +256,12 @@ class Extractor:
         elif len(folded) > 6:  # a cell "(1)" alone is an accounting negative
             for m in _data_skip().finditer(folded):
                 _claim(claimed, m.start(), m.end())
+        has_digit = any(ch.isdigit() for ch in folded)
+        if has_digit:
+            for m in _references().finditer(folded):
+                _claim(claimed, m.start(), m.end())
         if quoted and ('"' in folded or "“" in folded or "«" in folded or "'" in folded):
             out.extend(self._quote_mentions(text, folded))
-        has_digit = any(ch.isdigit() for ch in folded)
         if has_digit:
             out.extend(self._code_mentions(text, folded, claimed))
         out.extend(self._date_mentions(text, folded, claimed, has_digit))
