@@ -277,8 +277,9 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None, with_peers: b
             gold = _gold_numbers(case["derivation"])
             operands = set()
             for ev in derived[0].evidence:
-                try:
-                    operands.add(abs(Decimal(_NUM.search(ev.raw).group().replace(",", ""))))  # type: ignore[union-attr]
+                try:  # the figure the derivation used (a paragraph holds several), else the cell's
+                    used = ev.value or _NUM.search(ev.raw).group().replace(",", "")  # type: ignore[union-attr]
+                    operands.add(abs(Decimal(used)))
                 except (AttributeError, InvalidOperation):
                     pass
             if gold and operands and operands <= gold:

@@ -561,3 +561,39 @@ def test_rows_labelled_by_a_year_are_named_by_it():
     # the column alone has many differences of 1 (6 to 7, 7 to 7 ...): chance, not the asked rows
     assert one("The answer is 1 million.", leases)[0].status == "unsupported"
     assert one("The answer is 2 million.", leases, question=question)[0].status == "unsupported"
+
+
+PSU_NOTE = {"unit": "thousand", "paragraphs": [
+    "Stock Awards",
+    "In February 2016, we granted 547,000 PSUs with certain financial and operational targets.",
+    ("In October 2018, we granted 464,888 PSUs with certain financial targets. These PSUs will become "
+     "eligible to vest at 75% upon the achievement of the performance targets by December 31, 2020."),
+    "In April 2019, we granted 346,453 PSUs with certain financial targets; 25% vest later.",
+]}
+
+
+@pytest.mark.parametrize(("question", "answer", "status"), [
+    ("What is the percentage difference in the number of PSUs granted between February 2016 and October 2018?",
+     "The answer is -15.01%.", "derived"),
+    ("What is the total number of PSUs granted in October 2018 and April 2019?", "The answer is 811341.",
+     "derived"),
+    ("What is the total number of PSUs granted in October 2018 and April 2019?", "The answer is 811342.",
+     "unsupported"),  # altered
+    ("What is the percentage difference in the number of PSUs granted between March 2016 and October 2018?",
+     "The answer is -15.01%.", "unsupported"),  # February's figure is not asked for
+    (None, "The answer is -15.01%.", "unsupported"),  # figures of two paragraphs, unasked
+])
+def test_figures_the_question_names_by_date_combine_across_paragraphs(question, answer, status):
+    item, _ = one(answer, PSU_NOTE, question=question)
+    assert item.status == status, item.reason
+    if status == "derived":  # each operand says which figure of its paragraph it is
+        assert {e.value for e in item.evidence} <= {"547000", "464888", "346453"}
+        assert {e.path for e in item.evidence} <= {"$.paragraphs[1]", "$.paragraphs[2]", "$.paragraphs[3]"}
+
+
+def test_a_derivations_evidence_names_each_operands_figure():
+    item, _ = one("Other changed by -12.6 million.")
+    assert [(e.path, e.raw, e.value) for e in item.evidence] == [("$.rows[1][1]", "44.1", "44.1"),
+                                                                ("$.rows[1][2]", "56.7", "56.7")]
+    matched, _ = one("Other was 44.1 million in 2019.")
+    assert matched.status != "derived" and all(e.value is None for e in matched.evidence)

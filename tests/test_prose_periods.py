@@ -96,3 +96,24 @@ def test_periods_first_need_as_many_figures():
 def test_periods_first_pair_only_when_nothing_else_is_listed_after_the_figures():
     text = "In fiscal 2019 and 2018, the Company sold 1,200 and 800 units to Acme and Beta, respectively."
     assert periods(text, "1200") is None
+
+
+@pytest.mark.parametrize(("text", "years", "expected"), [
+    # a clause that opens with one date dates every figure in it, to the month
+    ("In April 2019, we granted 346,453 PSUs. These vest at 75%.", {"2019"},
+     [("346453", {"april", "2019"})]),
+    ("During fiscal 2018 the Company issued $10.0 billion of notes.", {"2018"}, [("1.00E+10", {"2018"})]),
+    # a figure followed by its year
+    (DEPRECIATION, {"2018"}, [("239.6", {"2018"})]),
+    # a list of years opening the clause dates nothing by itself; "respectively" pairs them
+    (RECOGNIZED, {"2018"}, [("0.9", {"2018"})]),
+    ("In April, we granted 346,453 PSUs in fiscal 2019 and beyond.", {"2019"}, []),  # which April?
+    ("In April 2019, we granted 346,453 PSUs.", {"2018"}, []),  # only the asked years are read
+])
+def test_dated_figures_of_running_text(text, years, expected):
+    from verifier.prose_periods import dated_figures
+    hay = Haystack({"note": text})
+    found = [(d.forms, set(d.when)) for d, _ in dated_figures(hay, 0, frozenset(years))]
+    assert len(found) == len(expected), found
+    for (forms, when), (value, want) in zip(found, expected, strict=True):
+        assert Decimal(value) in forms and when == want

@@ -42,7 +42,7 @@ import stoplists
 from normalizers import tickers
 from normalizers.numbers import CONTEXT, exponent
 
-from . import compound
+from . import compound, prose_periods
 from .attribute import same_entity
 from .extract import Mention
 from .haystack import Haystack, LeafId, key_scale
@@ -51,6 +51,7 @@ from .operands import (
     cell_of,
     facts,
     groups_of,
+    held_figure,
     holds_its_total,
     homogeneous,
     prose_series,
@@ -92,6 +93,9 @@ class Derivation:
     # question names along both axes), "column", "section" (rows of a column between a
     # heading and a total), "text", "tool"
     result: Decimal
+    #: each operand's figure as used, in the order of ``operands`` (a paragraph's leaf
+    #: holds several figures: its path alone does not say which)
+    values: tuple[Decimal, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -628,11 +632,17 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
                     named.append((kind, subset))
         unnamed.append((kind, family))
     try:
-        # the operations the wording names over the groups it names; then longer
-        # expressions over those cells; then those operations everywhere; then the
-        # others: each search adds to the same count of chances
+        # the operations the wording names over the groups it names (table cells, then
+        # the running text's figures it names by date); then longer expressions over
+        # those cells; then those operations everywhere; then the others: each search
+        # adds to the same count of chances
         chances = _Chances(hay, mention)
         found = _search(mention, hay, max_chance, named, cues, budget, chances, cued_only=True)
+        if found is None and not chances.refused and focus and entity is None:
+            prose = _asked_prose(hay, focus)  # read only when needed: it reads the paragraphs
+            if prose:
+                named.append(("prose", prose))
+                found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and focus and cues and len(named_rows) <= MAX_NAMED_ROWS:
             asked = next((f for kind, f in named if kind == "asked"), [])
             found = _compound(mention, hay, asked, named_rows, cues, max_chance, chances, budget)
@@ -649,6 +659,38 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
 
 #: More rows named in full than this and the wording named no row in particular.
 MAX_NAMED_ROWS = 4
+#: More dated figures of the running text than this answer the question and it named
+#: nothing in particular.
+MAX_PROSE_ASKED = 8
+
+
+def _asked_prose(hay: Haystack, focus: frozenset[str]) -> list[Group]:
+    """The figures of a tool result's running text that the question names by date and
+    by what they are, across its paragraphs: "the PSUs granted in February 2016 and
+    October 2018" asks for "In February 2016, we granted 547,000 PSUs" and "In October
+    2018, we granted 464,888 PSUs", two paragraphs apart. Each figure's clause must
+    give it a date whose every word (month, year) the question names, and share a word
+    with the question besides. Like cells named along both axes, any operation may
+    combine them (kind ``asked``)."""
+    years = prose_periods.when_words(" ".join(w for w in focus if w.isdigit()))
+    if not years:
+        return []  # no year named: nothing is asked by date
+    by: dict[tuple[int, Decimal], dict[Decimal, LeafId]] = defaultdict(dict)
+    for leaf in hay.text_values:
+        for dated, clause in prose_periods.dated_figures(hay, leaf, years):
+            if dated.when <= focus and (_clause_words(clause) - dated.when) & focus:
+                held = held_figure(hay.text_values[leaf], dated.forms)
+                if held is not None:
+                    value, own = held
+                    scale = own or hay.leaf_scale(leaf) or Decimal(1)
+                    by[(hay.leaves[leaf].tool, scale)].setdefault(value, leaf)  # a figure stated twice is one
+    return [Group("asked", tuple(sorted(members)), tuple(members[v] for v in sorted(members)), scale)
+            for (_, scale), members in by.items() if 2 <= len(members) <= MAX_PROSE_ASKED]
+
+
+@lru_cache(maxsize=4096)
+def _clause_words(clause: str) -> frozenset[str]:
+    return focus_words(clause)
 
 
 def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Group],
@@ -697,7 +739,8 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
     expression = found.template.format(*(hay.path(c.leaf) for c in found.cells))
     if t.percent and not t.additive:
         expression = f"({expression}) * 100"
-    return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value)
+    return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value,
+                      tuple(c.value for c in found.cells))
 
 
 #: Operations each cue brings forward (pair operations and group statistics).
@@ -783,7 +826,7 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
             stats = SECTION_STATS
         def averageable(family: list[Group] = family, kind: str = kind) -> list[Group]:
             return [g for g in family if (not holds_its_total(hay, g) if kind == "column" else
-                                          kind in ("section", "asked") or homogeneous(hay, g))]
+                                          kind in ("section", "asked", "prose") or homogeneous(hay, g))]
         eligible = (_cached(hay, ("eligible", kind), averageable) if stable else averageable()) if stats else []
         plans.append((family, targets, pair_ops, stats, eligible, kind, stable))
     cued = {op for cue in cues for op in _CUED.get(cue, ())}
@@ -925,19 +968,21 @@ def _first_hit(hay: Haystack, family: list[Group], targets: dict[Decimal, list[_
 
 def _make(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _Target) -> Derivation:
     if op == "share":  # the share's own operand, then the members summed
-        leaves = (group.leaves[idx[0]], *sorted(group.leaves[i] for i in idx[1:]))
+        order = (idx[0], *sorted(idx[1:], key=lambda i: group.leaves[i]))
     elif op in ("total", "mean"):
-        leaves = tuple(sorted(group.leaves[i] for i in idx))
+        order = tuple(sorted(idx, key=lambda i: group.leaves[i]))
     else:
-        leaves = tuple(group.leaves[i] for i in idx)
-        if op == "product" and not _count_times_price(hay, *leaves):
-            leaves = leaves[::-1]  # the count, then its price
+        order = idx
+        if op == "product" and not _count_times_price(hay, group.leaves[idx[0]], group.leaves[idx[1]]):
+            order = order[::-1]  # the count, then its price
+    leaves = tuple(group.leaves[i] for i in order)
     paths = [hay.path(leaf) for leaf in leaves]
     if op in ("total", "mean", "share") and group.kind == "column":
         whole = _column_path(hay, leaves[-1])  # every record of the array: one wildcard path
         paths = ([paths[0]] if op == "share" else []) + [whole]
     percent = t.percent and op in ("percent_change", "ratio", "share")
-    return Derivation(op, leaves, _expression(op, paths, percent), group.kind, t.value)
+    return Derivation(op, leaves, _expression(op, paths, percent), group.kind, t.value,
+                      tuple(group.values[i] for i in order))
 
 
 def _column_path(hay: Haystack, leaf: LeafId) -> str:

@@ -105,7 +105,7 @@ def misattributed_derivation(item: Item, hay: Haystack, found: Derivation, owner
     """``item`` re-marked: it is computed (``found``) from
     ``owner``'s record only, not ``named``'s ("AAPL rose 10.2" where 10.2 is MSFT's
     change)."""
-    ev = [_evidence(hay, leaf, "operand") for leaf in found.operands]
+    ev = _operands(hay, found.operands, found.values)
     return item.model_copy(update={
         "status": "misattributed", "flagged": True, "evidence": ev, "evidence_total": len(ev),
         "expression": found.expression,
@@ -138,19 +138,26 @@ def stale_item(mention: Mention, earlier: Item) -> Item:
 
 
 def derived_item(mention: Mention, hay: Haystack, operands: tuple[LeafId, ...], expression: str,
-                 reason: str) -> Item:
-    """The Item for a value the derive stage computed from ``operands``."""
-    ev = [_evidence(hay, leaf, "operand") for leaf in operands]
+                 reason: str, values: tuple[Decimal, ...] = ()) -> Item:
+    """The Item for a value the derive stage computed from ``operands`` (whose figures,
+    as used, are ``values``)."""
+    ev = _operands(hay, operands, values)
     return _item(mention, "derived", reason, ev, len(ev), expression=expression)
 
 
-def _evidence(hay: Haystack, leaf: LeafId, how: str) -> Evidence:
+def _operands(hay: Haystack, operands: tuple[LeafId, ...], values: tuple[Decimal, ...]) -> list[Evidence]:
+    if len(values) != len(operands):
+        return [_evidence(hay, leaf, "operand") for leaf in operands]
+    return [_evidence(hay, leaf, "operand", format(value, "f")) for leaf, value in zip(operands, values, strict=True)]
+
+
+def _evidence(hay: Haystack, leaf: LeafId, how: str, value: str | None = None) -> Evidence:
     tool = hay.tool_of(leaf)
     if leaf in hay.key_leaves:
         how = "object key"  # the path leads to the value stored under this key
     return Evidence.model_construct(
         tool=tool.name, tool_index=tool.index, tool_id=tool.id, path=hay.path(leaf),
-        raw=hay.leaves[leaf].raw, how=how,
+        raw=hay.leaves[leaf].raw, how=how, value=value,
     )
 
 

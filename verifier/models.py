@@ -52,6 +52,11 @@ class Evidence(BaseModel):
         "the array), object key (path is the value stored under the key named `raw`).",
         examples=["reformatted"],
     )
+    value: str | None = Field(
+        None, description="For an operand of a derived value: the figure of this leaf the "
+        "computation used, as a plain decimal in the data's own scale (a paragraph holds several "
+        "figures; its path alone does not say which). None otherwise.", examples=["10.0"],
+    )
     history: bool = Field(
         False, description="True when the leaf is in an earlier turn's tool results (`history`), "
         "not in the current turn's: the value is stale.",

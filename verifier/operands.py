@@ -247,9 +247,7 @@ def prose_series(hay: Haystack) -> list[tuple[Decimal, list[compound.Cell]]]:
                     continue  # fewer than three, or a period twice: not one series
                 cells = []
                 for (forms, period), name in zip(clause, periods, strict=True):
-                    # the operand as the paragraph's figures hold it: written, in its own scale
-                    held = next(((v, own) for v, own in figures
-                                 if (CONTEXT.multiply(v, own) if own is not None else v) in forms), None)
+                    held = held_figure(figures, forms)
                     if held is None:
                         break
                     # a prose figure has no row: each series is a row of its own (negative
@@ -260,6 +258,14 @@ def prose_series(hay: Haystack) -> list[tuple[Decimal, list[compound.Cell]]]:
                     series.append((own or hay.leaf_scale(leaf) or Decimal(1), [c for _, c in cells]))
         cache[key] = series
     return cache[key]  # type: ignore[return-value]
+
+
+def held_figure(figures: list[tuple[Decimal, Decimal | None]],
+                forms: frozenset[Decimal]) -> tuple[Decimal, Decimal | None] | None:
+    """The operand a paragraph's figures hold for a figure read with the values
+    ``forms``: as written, with its own scale ("$60.3 million": 60.3, 1E+6)."""
+    return next(((v, own) for v, own in figures
+                 if (CONTEXT.multiply(v, own) if own is not None else v) in forms), None)
 
 
 def cell_of(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:

@@ -215,7 +215,7 @@ def derive_stage(state: State) -> None:
             if found is not None:
                 tool = hay.tool_of(found.operands[0])
                 item = derived_item(mention, hay, found.operands, found.expression,
-                                    f"computed from the data: {found.expression} in {tool.name}")
+                                    f"computed from the data: {found.expression} in {tool.name}", found.values)
                 name = suggestion_name(found, hay)
                 state.suggestions.append(Suggestion.model_construct(
                     tool=tool.name, field=name, expression=found.expression, op=found.op,

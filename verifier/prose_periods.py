@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import re
 import weakref
+from dataclasses import dataclass
 from decimal import Decimal
 
 from . import yearquarter
@@ -50,6 +51,27 @@ _PHRASE_END = re.compile(r"^\s*(?:$|[,.;:)]|(?:and|compared|versus|vs|respective
 _LIST_GAP = re.compile(r"^\s*,?\s*(?:(?:and|or)\s+)?(?:fiscal\s+)?$", re.IGNORECASE)
 #: Text longer than this is not read for periods (a document pasted into one field).
 MAX_TEXT = 20_000
+#: Before a date that opens a clause and so dates all of it: "In April 2019, we
+#: granted 346,453 PSUs", "During fiscal 2018 the Company issued ...".
+_OPENER = re.compile(
+    r"""^\s*(?:in|during|for|as\ of|as\ at|at|on|through)\s+(?:the\s+)?
+        (?:fiscal\s+(?:year\s+)?|financial\s+year\s+|year\s+)?$""",
+    re.IGNORECASE | re.VERBOSE)
+_WHEN_WORD = re.compile(r"[a-z]+|\d+")
+_MONTHS = frozenset(["january", "february", "march", "april", "may", "june", "july", "august",
+                     "september", "october", "november", "december"])
+
+
+@dataclass(frozen=True, slots=True)
+class Dated:
+    """A figure in running text and when the text says it is: the words of its date
+    (a month's name and a year: "april", "2019"), which a question names to ask for it."""
+
+    forms: frozenset[Decimal]
+    when: frozenset[str]
+
+
+_Read = tuple[list[tuple[frozenset[Decimal], Period]], list[Dated]]
 
 
 def periods_of(hay: Haystack, leaf: LeafId, forms: frozenset[Decimal]) -> frozenset[Period] | None:
@@ -77,29 +99,79 @@ def dated_clauses(hay: Haystack, leaf: LeafId) -> list[list[tuple[frozenset[Deci
     return _CLAUSES[hay][leaf]
 
 
+def dated_figures(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> list[tuple[Dated, str]]:
+    """The figures of the text at ``leaf`` whose date the text gives as one of
+    ``years`` ("2019"), each with its clause: those :func:`dated_clauses` reads, and
+    every figure of a clause that opens with one date ("In April 2019, we granted
+    346,453 PSUs ..."), which no period check reads (a month is finer than the periods
+    they compare). Only clauses that write one of the years are read."""
+    text = hay.leaves[leaf].raw
+    if not hay.is_string(leaf) or len(text) > MAX_TEXT or not any(year in text for year in years):
+        return []
+    out = []
+    for start, clause in _split(text):
+        if any(year in clause for year in years):
+            out += [(dated, clause) for dated in _clause(hay, leaf, start, clause)[1] if dated.when & years]
+    return out
+
+
+def when_words(text: str) -> frozenset[str]:
+    """The words that say when: month names and years ("April 2019" -> april, 2019)."""
+    return frozenset(w for w in _WHEN_WORD.findall(text.lower())
+                     if w in _MONTHS or (len(w) == 4 and w.isdigit() and 1900 <= int(w) <= 2100))
+
+
+#: (leaf, clause start) -> what the clause says (:func:`_clause`)
+_READ: weakref.WeakKeyDictionary[Haystack, dict[tuple[LeafId, int], _Read]] = weakref.WeakKeyDictionary()
+
+
 def _figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Period]]:
     cache = _CACHE.setdefault(hay, {})
     found = cache.get(leaf)
     if found is None:
         text = hay.leaves[leaf].raw
-        clauses = _read(hay, text) if len(text) <= MAX_TEXT and any(ch.isdigit() for ch in text) else []
+        clauses = ([_clause(hay, leaf, start, clause)[0] for start, clause in _split(text)]
+                   if len(text) <= MAX_TEXT and any(ch.isdigit() for ch in text) else [])
         _CLAUSES.setdefault(hay, {})[leaf] = clauses
         found = cache[leaf] = [figure for clause in clauses for figure in clause]
     return found
 
 
-def _read(hay: Haystack, text: str) -> list[list[tuple[frozenset[Decimal], Period]]]:
-    out: list[list[tuple[frozenset[Decimal], Period]]] = []
-    start = 0
-    for end in [m.start() for m in _CLAUSE_END.finditer(text)] + [len(text)]:
-        clause = text[start:end]
-        start = end
+def _split(text: str) -> list[tuple[int, str]]:
+    """The clauses of a text, each with where it starts."""
+    ends = [m.start() for m in _CLAUSE_END.finditer(text)] + [len(text)]
+    return [(start, text[start:end]) for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+
+
+def _clause(hay: Haystack, leaf: LeafId, start: int, clause: str) -> _Read:
+    """One clause's figures with a period (for the period checks), and its dated
+    figures (for the derive stage). Read once per haystack."""
+    cache = _READ.setdefault(hay, {})
+    read = cache.get((leaf, start))
+    if read is None:
         mentions = hay.extractor.extract(clause, quoted=False, data=True)
-        if _RESPECTIVELY.search(clause):
-            out.append(_respectively(clause, mentions))
+        periods = (_respectively if _RESPECTIVELY.search(clause) else _followed_by_year)(clause, mentions)
+        opened = _opened_by(clause, mentions)
+        if opened is not None:
+            dated = [Dated(_values(m), opened) for m in mentions if m.kind in NUMERIC_KINDS and m.num_forms]
         else:
-            out.append(_followed_by_year(clause, mentions))
-    return out
+            dated = [Dated(forms, when_words(yearquarter.text(period))) for forms, period in periods
+                     if period[1] is None]
+        read = cache[(leaf, start)] = (periods, dated)
+    return read
+
+
+def _opened_by(clause: str, mentions: list[Mention]) -> frozenset[str] | None:
+    """The words of the one date a clause opens with ("In April 2019," "During fiscal
+    2018"), or None: none, or a list of them ("During fiscal 2017, 2018 and 2019 sales
+    were ..." is paired figure by figure, if at all)."""
+    dates = [m for m in mentions if m.kind in ("date", "period")]
+    if not dates or not _OPENER.match(clause[:dates[0].start]):
+        return None
+    if len(dates) > 1 and _LIST_GAP.match(clause[dates[0].end:dates[1].start]):
+        return None
+    when = when_words(dates[0].text)
+    return when if any(w.isdigit() for w in when) else None  # "In April," of which year?
 
 
 def _values(mention: Mention) -> frozenset[Decimal]:
