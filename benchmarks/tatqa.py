@@ -105,8 +105,8 @@ def _split_header(table: list[list[str]]) -> tuple[list[list[str]], list[str], l
     n = 0
     while n < len(table) - 1 and _is_header_row(table[n]):
         n += 1
-    if n == 0:
-        return [], table[0], table[1:]
+    if n == 0:  # no header printed (the first row has figures): every row is data
+        return [], [""] * max(len(row) for row in table), table
     header = table[:n]
     # the rows that name the columns label most of them ("2019" over "€m": "2019 €m",
     # as a data frame flattens a two-level header); a spanning title ("Fiscal",
