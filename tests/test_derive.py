@@ -141,6 +141,10 @@ def test_the_question_names_the_operation_first_and_a_row_label_is_not_one():
     from verifier.derive import cue_words
     assert cue_words("What was the change in Total operating income?")[0] == "difference"
     assert cue_words("What was the total change in average revenue?")[:2] == ("total", "difference")
+    # "percentage of" asks for a share; "percentage" alone (or "percentage change") a change
+    assert cue_words("What percentage of total obligations is due to purchase obligations?")[0] == "share"
+    assert cue_words("What is the debt as a percentage of total assets?")[0] == "share"
+    assert cue_words("What is the percentage change in revenue?")[0] == "percent_change"
     report = verify("The answer is 154 million.", CHARGES,
                     question="What was the change in Total operating income in 2019 from 2018?")
     assert report.items[0].status == "derived" and "rows[4][1] - $.table.rows[4][2]" in report.items[0].reason

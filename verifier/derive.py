@@ -767,9 +767,18 @@ def _order(ops: tuple[str, ...], cues: tuple[str, ...]) -> list[str]:
 
 
 def cue_terms(text: str) -> tuple[str, ...]:
-    """The words of ``text`` that name a computation ("average", "change"), in order."""
+    """The words of ``text`` that name a computation ("average", "change"), in order;
+    a word and the next one where the pair is listed ("percentage_of")."""
     table = stoplists.load_pairs("operation_cues")
-    return tuple(w for w in _WORD.findall(text.lower()) if w in table)
+    words = _WORD.findall(text.lower())
+    terms = []
+    for i, w in enumerate(words):
+        pair = f"{w}_{words[i + 1]}" if i + 1 < len(words) else ""
+        if pair in table:
+            terms.append(pair)
+        elif w in table:
+            terms.append(w)
+    return tuple(terms)
 
 
 def cue_words(text: str) -> tuple[str, ...]:
