@@ -601,3 +601,18 @@ def test_a_derivations_evidence_names_each_operands_figure():
                                                                 ("$.rows[1][2]", "56.7", "56.7")]
     matched, _ = one("Other was 44.1 million in 2019.")
     assert matched.status != "derived" and all(e.value is None for e in matched.evidence)
+
+
+def test_a_span_of_years_ended_a_year_reaches_back_that_many_years():
+    graph = {"columns": ["Company Index", "November 17, 2011", "December 31, 2012", "December 31, 2013",
+                         "December 31, 2014"],
+             "rows": [["Delphi Automotive PLC", "$100.00", "$179.33", "$285.81", "$350.82"],
+                      ["S&P 500", "100.00", "116.93", "154.80", "175.99"]]}
+    span = "What was the percentage total return for Delphi Automotive PLC for the five years ended December 31 2014?"
+    item, _ = one("The answer is 250.82%.", graph, question=span)
+    assert item.status == "derived" and item.expression == "($.rows[0][4] - $.rows[0][1]) / $.rows[0][1] * 100"
+    item, _ = one("The answer is 250.82%.", graph, question=span.replace("five years ended", "3-year period ending"))
+    assert item.status == "derived"
+    # one year named: the change runs from the year before, not from 2011
+    one_year = "What was the percentage total return for Delphi Automotive PLC in 2014?"
+    assert one("The answer is 250.82%.", graph, question=one_year)[0].status == "unsupported"

@@ -248,17 +248,27 @@ def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tup
         owner=f"the {yearquarter.text(held)} column of the row {named.label!r}, one value, not the computed one")
 
 
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+#: "the five years ended December 31, 2014", "the 3-year period ending 2019": a span
+#: of years back from the year named.
+_SPAN = re.compile(r"(?i)\b(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")[- ]years?(?:[- ]period)?\s+(?:ended|ending)\b")
+
+
 def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> bool:
     """Whether a derivation uses a period the question does not ask about: an operand
     dated outside the years it names (from the earliest to the latest; a single year
     also allows the year before it, "the change in 2019"). Only when the question's
     years are periods of the operands' own rows ("notes due 2024" beside 2019 and 2018
     columns says nothing about columns). A change of two-year averages reaches one year
-    further back."""
+    further back, and "the five years ended 2014" five years back from 2014."""
     asked = sorted({int(y) for y in yearquarter.YEAR_IN_TEXT.findall(question)})
     if not asked:
         return False
     low, high = (asked[0] - 1, asked[0]) if len(asked) == 1 else (asked[0], asked[-1])
+    span = _SPAN.search(question)
+    if span is not None:
+        years = span.group(1).lower()
+        low = min(low, high - (int(years) if years.isdigit() else _NUMBER_WORDS.index(years) + 1))
     if {"mean", "difference"} <= set(cue_words(question)):
         low -= 1  # "the change between the 2018 and 2019 average": 2018's is 2018's and 2017's
     dated = [p for p in (hay.period_of(leaf) for leaf in operands) if p is not None]
