@@ -40,6 +40,19 @@ def test_check_text_shows_badge_and_evidence(files):
     assert "Unverified" in res.stdout and "$142.80" in res.stdout and "retry hint" in res.stdout
 
 
+def test_check_text_names_the_figure_each_operand_of_a_derived_value_used(tmp_path):
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps({"paragraphs": [
+        "In February 2016, we granted 547,000 PSUs.", "In October 2018, we granted 464,888 PSUs."]}))
+    answer = tmp_path / "answer.txt"
+    answer.write_text("Grants fell 15.01%.\n")
+    res = run("check", "--tools", str(tools), "--answer", str(answer), "--question",
+              "What is the percentage difference in the PSUs granted between February 2016 and October 2018?")
+    assert res.returncode == 0, res.stderr
+    flat = " ".join(res.stdout.replace("│", " ").split())
+    assert "derived" in flat and "$.paragraphs[1] = 464888" in flat and "$.paragraphs[0] = 547000" in flat
+
+
 def test_fail_on_sets_the_exit_code(files):
     tools, good, bad = files
     assert run("check", "--tools", str(tools), "--answer", str(bad), "--fail-on", "low").returncode == 1

@@ -284,6 +284,9 @@ def _print_report(answer: str, report: Report) -> None:
     for item in report.items:
         if item.expression:
             where = f"{item.evidence[0].tool} {item.expression}"
+            used = [f"{e.path} = {e.value}" for e in item.evidence if e.value is not None]
+            if used:  # which figure of each leaf (a paragraph holds several)
+                where += "\n  " + "; ".join(dict.fromkeys(used))
         elif item.evidence:
             where = f"{item.evidence[0].tool} {item.evidence[0].path} = {item.evidence[0].raw!r}"
         else:
