@@ -616,3 +616,16 @@ def test_a_span_of_years_ended_a_year_reaches_back_that_many_years():
     # one year named: the change runs from the year before, not from 2011
     one_year = "What was the percentage total return for Delphi Automotive PLC in 2014?"
     assert one("The answer is 250.82%.", graph, question=one_year)[0].status == "unsupported"
+
+
+def test_a_share_of_named_rows_divides_by_their_columns_total_row():
+    regions = {"unit": "million", "columns": ["For the year ended", "2019", "2018"],
+               "rows": [["United States", "$12,451", "$17,116"], ["Taiwan", "2,703", "3,918"],
+                        ["Hong Kong", "1,614", "1,761"], ["Japan", "958", "1,265"], ["Other", "1,053", "1,266"],
+                        ["", "$18,779", "$25,326"]]}  # the total printed with no label
+    question = "What is the total percentage of revenue from Taiwan and Japan over total revenue in 2019?"
+    item, _ = one("The answer is 19.50%.", regions, question=question)
+    assert item.status == "derived", item.reason
+    assert item.expression == "(($.rows[1][1] + $.rows[3][1]) / $.rows[5][1]) * 100"
+    assert one("The answer is 19.05%.", regions, question=question)[0].status == "unsupported"
+    assert one("The answer is 19.50%.", regions)[0].status == "unsupported"  # unasked: not searched

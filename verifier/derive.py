@@ -49,6 +49,7 @@ from .haystack import Haystack, LeafId, key_scale
 from .operands import (
     Group,
     cell_of,
+    column_total,
     facts,
     groups_of,
     held_figure,
@@ -644,7 +645,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
                 named.append(("prose", prose))
                 found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and focus and cues and len(named_rows) <= MAX_NAMED_ROWS:
-            asked = next((f for kind, f in named if kind == "asked"), [])
+            asked = [g for kind, f in named if kind == "asked" for g in f]  # every named cell
             found = _compound(mention, hay, asked, named_rows, cues, max_chance, chances, budget)
         if named_only:
             return found
@@ -697,13 +698,20 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
               cues: tuple[str, ...], max_chance: float, chances: _Chances,
               budget: Budget | None) -> Derivation | None:
     """Three- and four-cell expressions over the cells the question names (see
-    :mod:`verifier.compound`): the first family of cells named along both axes
-    (``asked``), and the rows it names in full."""
+    :mod:`verifier.compound`): every cell it names along both axes (``asked``; with,
+    for a share or ratio, each one's column total), and the rows it names in full."""
     sets: list[tuple[Decimal, list[compound.Cell]]] = []
     seen: set[frozenset[LeafId]] = set()
     # the rows named in full together ("average A and average B"), or each alone
     for groups in [asked, rows, *([g] for g in rows)]:
         cells = {leaf: value for g in groups for value, leaf in zip(g.values, g.leaves, strict=True)}
+        if groups is asked and ("share" in cues or "ratio" in cues):
+            # "the proportion of A and B over total net sales": the named cells' column
+            # total, which a question names only as "total" (no row label to match)
+            for leaf in list(cells):
+                total = column_total(hay, leaf)
+                if total is not None:
+                    cells.setdefault(total, hay.leaf_value[total])
         key = frozenset(cells)
         if groups and key not in seen and len(cells) <= compound.MAX_CELLS:
             seen.add(key)

@@ -87,8 +87,28 @@ def groups_of(hay: Haystack) -> list[Group]:
                             headings.get((kind, parent, own), "")))
     order = {"record": 0, "stacked": 1, "column": 2, "section": 3, "text": 4, "tool": 5}
     groups.sort(key=lambda g: (order[g.kind], len(g.values)))
-    hay.derive_cache = (groups, {})
+    hay.derive_cache = (groups, {("rows", 0): rows})
     return groups
+
+
+def column_total(hay: Haystack, leaf: LeafId) -> LeafId | None:
+    """The figure of a printed table cell's column in the first total row below it (a
+    row :data:`_CLOSING_ROW` names, or one with figures and no label), or None: the
+    whole that "A and B over total net sales" divides by, when the question names the
+    total only as "total"."""
+    node = hay.leaves[leaf].node
+    row, column = hay._parent[node], hay._segment[node]
+    index = hay._segment[row] if row >= 0 else None
+    if not isinstance(index, int) or not isinstance(column, int):
+        return None
+    rows: _Rows = facts(hay)[("rows", 0)]  # type: ignore[assignment]
+    table = rows.tables.get(hay._parent[row], {})
+    for below in sorted(i for i in table if i > index):
+        label = rows.label(table[below])
+        if not label or _CLOSING_ROW.search(label):
+            return next((cell for cell in hay.children_leaves(table[below])
+                         if cell in hay.leaf_value and hay._segment[hay.leaves[cell].node] == column), None)
+    return None
 
 
 #: Row labels that close a section: its total ("Total", "Totals", "Grand total",
