@@ -6,6 +6,8 @@ lines are ignored. Every file says where its entries came from in its header.
 - ``finance_acronyms.txt``, ``exchanges.txt``, ``common_words.txt``: capitalised
   tokens that look like tickers but are not.
 - ``filing_forms.txt``: regulatory form names (``10-K``) whose digits are not values.
+- ``generic_figure_words.txt``: boilerplate of running text ("the Company",
+  "million") that says nothing about what a figure is.
 - ``reference_words.txt``: words that cite a numbered part of a document or a
   standard (``Note 21``, ``ASU 2017-07``): the number after them is no value.
 - ``indices.txt``: index names (``S&P 500``): their capitals are not tickers and their

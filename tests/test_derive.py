@@ -145,6 +145,7 @@ def test_the_question_names_the_operation_first_and_a_row_label_is_not_one():
     assert cue_words("What percentage of total obligations is due to purchase obligations?")[0] == "share"
     assert cue_words("What is the debt as a percentage of total assets?")[0] == "share"
     assert cue_words("What is the percentage change in revenue?")[0] == "percent_change"
+    assert cue_words("What is the percentage of increase in revenue?")[0] == "percent_change"
     report = verify("The answer is 154 million.", CHARGES,
                     question="What was the change in Total operating income in 2019 from 2018?")
     assert report.items[0].status == "derived" and "rows[4][1] - $.table.rows[4][2]" in report.items[0].reason
@@ -565,6 +566,9 @@ def test_rows_labelled_by_a_year_are_named_by_it():
     # the column alone has many differences of 1 (6 to 7, 7 to 7 ...): chance, not the asked rows
     assert one("The answer is 1 million.", leases)[0].status == "unsupported"
     assert one("The answer is 2 million.", leases, question=question)[0].status == "unsupported"
+    numbers = {**leases, "rows": [[int(r[0]) if r[0].isdigit() else r[0], *r[1:]] for r in leases["rows"]]}
+    item, _ = one("The answer is 1 million.", numbers, question=question)  # the label a JSON number
+    assert item.status == "derived" and item.expression == "$.rows[2][2] - $.rows[1][2]", item.reason
 
 
 PSU_NOTE = {"unit": "thousand", "paragraphs": [
@@ -629,3 +633,48 @@ def test_a_share_of_named_rows_divides_by_their_columns_total_row():
     assert item.expression == "(($.rows[1][1] + $.rows[3][1]) / $.rows[5][1]) * 100"
     assert one("The answer is 19.05%.", regions, question=question)[0].status == "unsupported"
     assert one("The answer is 19.50%.", regions)[0].status == "unsupported"  # unasked: not searched
+
+
+@pytest.mark.parametrize(("paragraphs", "question", "answer"), [
+    # the answer's own sentence names no figures of the text: only the question does
+    (["In 2019, revenue was $500 million.", "In 2018, revenue was $450 million.",
+      "In 2019, the Company paid dividends of $12 million."],
+     None, "Between 2018 and 2019 the Company's revenue rose by $438 million."),
+    # "the Company" is boilerplate, not what a figure is
+    (["In 2019, revenue was $500 million.", "In 2018, revenue was $450 million.",
+      "In 2019, the Company paid dividends of $12 million."],
+     "What was the change in revenue between 2018 and 2019 for the Company?", "It rose by $438 million."),
+    # a figure the clause dates otherwise ("in 2018") is not the opening date's
+    (["In 2019, we granted 300,000 PSUs, compared with 500,000 PSUs in 2018.", "In 2020, we granted 412,000 PSUs."],
+     "What is the total number of PSUs granted in 2019 and 2020?", "The answer is 912,000."),
+    # a figure of the same clause that is something else (RSUs)
+    (["In February 2016, we granted 547,000 PSUs.", "In October 2018, we granted 464,888 PSUs and 120,000 RSUs."],
+     "What is the difference in the PSUs granted between February 2016 and October 2018?", "The answer is 427,000."),
+])
+def test_figures_asked_by_date_must_be_the_asked_thing_of_the_asked_date(paragraphs, question, answer):
+    item, _ = one(answer, {"paragraphs": paragraphs}, question=question)
+    assert item.status == "unsupported", (item.status, item.reason)
+
+
+def test_figures_asked_by_date_are_a_few_or_none():
+    from verifier.derive import MAX_PROSE_ASKED
+    teams = ["sales", "audit", "legal", "risk", "ops", "tax", "trading", "research", "credit", "treasury"]
+    assert len(teams) > MAX_PROSE_ASKED
+    many = {"paragraphs": [f"In 2019, we granted {100 + i},000 PSUs to {team}."
+                           for i, team in enumerate(teams[:MAX_PROSE_ASKED + 1])]}
+    question = "How many more PSUs were granted to sales than to audit in 2019?"
+    assert one("The answer is -1,000.", many, question=question)[0].status == "unsupported"
+    few = {"paragraphs": many["paragraphs"][:MAX_PROSE_ASKED]}
+    assert one("The answer is -1,000.", few, question=question)[0].status == "derived"
+
+
+def test_figures_asked_by_date_in_one_list_share_what_they_are():
+    notes = {"paragraphs": [("Total assets increased due to the issuances of long-term senior notes of $10.0 billion "
+                            "in fiscal 2018, and $14.0 billion in fiscal 2017.")]}
+    question = "What was the total value of long-term senior notes that were issued in fiscal 2018 and fiscal 2017?"
+    item, _ = one("The answer is 24 billion.", notes, question=question)
+    assert item.status == "derived" and [e.value for e in item.evidence] == ["14.0", "10.0"], item.reason
+    grants = {"paragraphs": ["In 2019, we granted 300,000 PSUs, compared with 500,000 PSUs in 2018.",
+                             "In 2020, we granted 412,000 PSUs."]}
+    item, _ = one("The answer is 712,000.", grants, question="What is the total number of PSUs granted in 2019 and 2020?")
+    assert item.status == "derived", item.reason

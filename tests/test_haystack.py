@@ -120,10 +120,11 @@ def test_iter_leaves_lists_tool_path_raw():
     ("Significant Other Observable Inputs (Level 2)", [2], []),
     ("2 customers accounted for 40% of revenue", [], [2]),   # a count, not a footnote
     ("12 Months Ended", [], [12]),
-    ("Net income (1)", [1, -1], []),  # a label's trailing footnote marker
-    ("2018 (4) (5)", [4, -4, 5, -5], []),  # a column header's
     ("See Note 7 of Notes to the Financial Statements: $12 million", [7], [12000000]),
     ("ASU 2016-08, ASU 2017-07 (Topic 606) and Section 404(b)", [8, 7, 606, 404], []),
+    ("NOTE 7 Income taxes; Item 1.01; ASC 842-10", [7, 1.01, 842], []),
+    ("Senior Notes 4.50% due 2025; Note 1,250 million; Part 2.5 million shares",  # figures, not references
+     [], [Decimal("0.045"), 1250000000, 2500000]),
 ])
 def test_footnote_markers_and_fair_value_levels_in_data_are_not_figures(text, absent, present):
     hay = Haystack({"note": text})
@@ -132,6 +133,13 @@ def test_footnote_markers_and_fair_value_levels_in_data_are_not_figures(text, ab
     for value in present:
         assert Decimal(value) in hay.numbers, (text, value)
     assert Decimal(-7) in Haystack({"cell": "(7)"}).numbers  # a lone "(7)" is an accounting negative
+
+
+def test_footnote_markers_end_a_tables_labels_not_its_data_strings():
+    hay = Haystack({"columns": ["", "2018 (4) (5)"], "rows": [["Net income (1)", "5"], ["Net change (12)", "(3)"]]})
+    assert sorted(hay.numbers) == [-3, 5]  # "(12)" ends a label too
+    assert Decimal(-12) in Haystack({"note": "Net change (12)"}).numbers  # a data string: an accounting negative
+    assert Decimal(-12) in Haystack({"rows": [["Net change", "Net change (12)"]]}).numbers  # a cell, not a label
 
 
 def test_a_unit_field_scales_cells_not_column_headers():

@@ -109,11 +109,16 @@ def test_periods_first_pair_only_when_nothing_else_is_listed_after_the_figures()
     (RECOGNIZED, {"2018"}, [("0.9", {"2018"})]),
     ("In April, we granted 346,453 PSUs in fiscal 2019 and beyond.", {"2019"}, []),  # which April?
     ("In April 2019, we granted 346,453 PSUs.", {"2018"}, []),  # only the asked years are read
+    # the opening date covers the figures up to the clause's next date, not one that
+    # date follows in its own phrase
+    ("In 2019, we granted 300,000 PSUs, compared with 500,000 PSUs in 2018.", {"2019"}, [("300000", {"2019"})]),
+    ("In April 2019, we granted 346,453 PSUs that vest by December 31, 2021.", {"2019"},
+     [("346453", {"april", "2019"})]),
 ])
 def test_dated_figures_of_running_text(text, years, expected):
     from verifier.prose_periods import dated_figures
     hay = Haystack({"note": text})
-    found = [(d.forms, set(d.when)) for d, _ in dated_figures(hay, 0, frozenset(years))]
+    found = [(d.forms, set(d.when)) for run in dated_figures(hay, 0, frozenset(years))[1] for d in run]
     assert len(found) == len(expected), found
     for (forms, when), (value, want) in zip(found, expected, strict=True):
         assert Decimal(value) in forms and when == want

@@ -166,7 +166,10 @@ def _references() -> re.Pattern[str]:
     """Numbers that cite a part of a document or a standard ("Note 21", "Topic 606",
     "ASU 2017-07", "Section 404(b)"): names, not figures, in answers and data alike."""
     words = "|".join(re.escape(w) for w in sorted(stoplists.load("reference_words"), key=len, reverse=True))
-    return re.compile(rf"(?<![\w])(?:{words})[ \t\u00a0]*\d+[A-Za-z]?(?:[-.]\d+)*(?:\([0-9a-z]{{1,3}}\))*(?![\w%])")
+    # the number: a standard's "2016-08", or a short reference "606", "7A", "10b-5",
+    # "842-10"; never the start of a longer figure ("Note 4.50%", "Part 2.5 million")
+    return re.compile(rf"(?<![\w])(?:{words})[ \t\u00a0]*(?:\d{{4}}-\d{{2,3}}|\d{{1,3}}[A-Za-z]?(?:[-.]\d+)*)"
+                      rf"(?:\([0-9a-z]{{1,3}}\))*(?![\w%]|[.,]\d|[ \t]+(?i:million|billion|thousand|percent)\b)")
 
 
 #: Spans whose digits are not values.
@@ -184,7 +187,7 @@ _SKIP = re.compile(
 @lru_cache(maxsize=1)
 def _data_skip() -> re.Pattern[str]:
     """Reference numbers in tool data that are not values: footnote markers glued to a
-    label ("Total lease liabilities(1)") or ending it ("Net income (1)", "2018 (4)"), or opening a footnote ("(1) During the year
+    label ("Total lease liabilities(1)") or opening a footnote ("(1) During the year
     ended", "2 Includes the value", "Notes: 1 Excludes"), and fair-value levels. Filing
     tables carry these everywhere; read as figures, they "support" any small number an
     answer states."""
@@ -192,7 +195,6 @@ def _data_skip() -> re.Pattern[str]:
     return re.compile(
         rf"""
           (?<=[A-Za-z])\(\d{{1,2}}\)(?![\w])                        # label(1)
-        | (?<=[\w)])[ \t]+\(\d{{1,2}}\)(?=(?:[ \t]*\(\d{{1,2}}\))*[ \t]*$)  # a label's last: "2018 (4)"
         | (?:^|(?<=[.;]))[ \t]*\(\d{{1,2}}\)(?=[ \t]+[A-Z][a-z]+[ \t]+[a-z])  # (1) A sentence
         | ^[ \t]*(?:Notes?:[ \t]*)?\d{{1,2}}(?=[ \t]+(?i:{openers})\b)  # 2 Includes ...
         | {_LEVEL}
@@ -200,6 +202,9 @@ def _data_skip() -> re.Pattern[str]:
         re.VERBOSE,
     )
 
+
+#: Footnote markers ending a row or column label: "Net income (1)", "2018 (4) (5)".
+_LABEL_MARKERS = re.compile(r"(?<=[\w)])[ \t]+\(\d{1,2}\)(?=(?:[ \t]*\(\d{1,2}\))*[ \t]*$)")
 
 _CODE_NAMES = re.compile(r"(?i:\b(ISIN|CUSIP|SEDOL|LEI)\b)[\s:#]*$")
 
@@ -239,11 +244,14 @@ class Extractor:
     # -- the passes ---------------------------------------------------------------
 
     def extract(self, text: str, *, years: bool = True, quoted: bool = True,
-                data: bool = False) -> list[Mention]:
+                data: bool = False, label: bool = False) -> list[Mention]:
         """Every mention in ``text``, in order of position.
 
         ``data=True`` reads a string from tool data: citation markers, list numbers and
-        unreadable digits do not matter there, so those passes are skipped.
+        unreadable digits do not matter there, so those passes are skipped. ``label``
+        says the string labels a table's row or column (its first cell, a column
+        header): bracketed one- or two-digit numbers ending it are footnote markers
+        ("Net income (1)", "2018 (4)"), where in a data string "Net change (12)" is -12.
         """
         folded = fold(text)
         claimed = bytearray(len(text))
@@ -260,6 +268,9 @@ class Extractor:
         if has_digit:
             for m in _references().finditer(folded):
                 _claim(claimed, m.start(), m.end())
+            if label:
+                for m in _LABEL_MARKERS.finditer(folded):
+                    _claim(claimed, m.start(), m.end())
         if quoted and ('"' in folded or "“" in folded or "«" in folded or "'" in folded):
             out.extend(self._quote_mentions(text, folded))
         if has_digit:

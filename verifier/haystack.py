@@ -188,7 +188,7 @@ class Haystack:
             self._extractor: Extractor = extractor(locale)
         except NormalizeError as exc:
             raise InputError(str(exc), "locale") from None
-        self._mentions_cache: dict[str, list[Any]] = {}
+        self._mentions_cache: dict[tuple[str, bool], list[Any]] = {}
         self.tool_scale: dict[int, Decimal] = {}  # tool index -> scale from a unit field
         self.key_leaves: set[LeafId] = set()  # leaves that are object keys, not values
         self._header_nodes: set[int] = set()  # a table's header lists ("columns" beside "rows")
@@ -350,6 +350,15 @@ class Haystack:
                         for k in dates.keys_of_day(day):
                             self.dates[k].append(leaf)
 
+    def _is_label(self, leaf: LeafId) -> bool:
+        """Whether a string labels a printed table's row (its first cell) or column (an
+        entry of its ``columns``)."""
+        node = self.leaves[leaf].node
+        parent = self._parent[node]
+        if parent < 0:
+            return False
+        return (self._segment[node] == 0 and isinstance(self._segment[parent], int)) or self._segment[parent] == "columns"
+
     def _index_string(self, leaf: LeafId, value: str, key: str | None, scale: Decimal | None) -> None:
         self._strings.append(leaf)
         if len(value) <= 5 and value.strip() in _NIL_CELLS:
@@ -364,11 +373,12 @@ class Haystack:
         if len(value) > 1_000_000:
             return  # kept for quotes; too long to read for values
         if _DIGIT.search(value) is not None:
-            mentions = self._mentions_cache.get(value)
+            label = self._is_label(leaf)
+            mentions = self._mentions_cache.get((value, label))
             if mentions is None:
-                mentions = self._extractor.extract(value, quoted=False, data=True)
+                mentions = self._extractor.extract(value, quoted=False, data=True, label=label)
                 if len(value) <= 64 and len(self._mentions_cache) < 100_000:
-                    self._mentions_cache[value] = mentions  # repeated cells read once
+                    self._mentions_cache[(value, label)] = mentions  # repeated cells read once
             for mention in mentions:
                 self._index_mention(leaf, mention, key, scale, whole=_is_whole(mention.text, value))
         elif _UPPER.search(value) is not None:  # no digits: only tickers can be in it

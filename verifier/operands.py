@@ -318,17 +318,18 @@ def record_label(hay: Haystack, node: int) -> str:
 def _label_uncached(hay: Haystack, parent: int) -> str:
     for leaf in hay.children_leaves(parent):
         raw = hay.leaves[leaf].raw
-        if leaf in hay.leaf_value or not 0 < len(raw) <= 200 or raw in ("null", "true", "false"):
+        if not 0 < len(raw) <= 200 or raw in ("null", "true", "false"):
             continue
-        if any(ch.isalpha() for ch in raw) or _year_row(hay, leaf, raw):
+        if _year_row(hay, leaf, raw) or (leaf not in hay.leaf_value and any(ch.isalpha() for ch in raw)):
             return slug(raw)
     return ""
 
 
 def _year_row(hay: Haystack, leaf: LeafId, raw: str) -> bool:
-    """Whether a printed table row is labelled by a period in its first cell ("2022" in
-    a lease maturity schedule): the haystack reads that cell as a label, not a figure,
-    and a question names the row by it ("between 2022 and 2023")."""
+    """Whether a printed table row is labelled by a period in its first cell ("2022",
+    or the number 2022, in a lease maturity schedule): the haystack reads it as the
+    period of the row's cells, and a question names the row by it ("between 2022 and
+    2023")."""
     return hay._segment[hay.leaves[leaf].node] == 0 and is_period_label(raw.strip())
 
 

@@ -201,7 +201,7 @@ def derive_stage(state: State) -> None:
             def search(entity: str | None = None, mention: Mention = mention, focus: frozenset[str] = focus,
                        cues: tuple[str, ...] = cues, named_only: bool = named_only) -> Derivation | None:
                 return None if work.exhausted else derive(
-                    mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, entity)
+                    mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, entity, asked)
             found = search()
             if found is not None and _refused(state, mention, item, found):
                 found = None

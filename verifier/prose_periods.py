@@ -49,6 +49,9 @@ _BRIDGE = re.compile(
 _PHRASE_END = re.compile(r"^\s*(?:$|[,.;:)]|(?:and|compared|versus|vs|respectively|from)\b)", re.IGNORECASE)
 #: Between the items of one list: ", ", " and ", ", and ", " or ".
 _LIST_GAP = re.compile(r"^\s*,?\s*(?:(?:and|or)\s+)?(?:fiscal\s+)?$", re.IGNORECASE)
+#: At most this many words between a figure and a date that is its own ("500,000 PSUs
+#: in 2018"), not the clause's opening date's.
+_OWN_DATE_WORDS = 3
 #: Text longer than this is not read for periods (a document pasted into one field).
 MAX_TEXT = 20_000
 #: Before a date that opens a clause and so dates all of it: "In April 2019, we
@@ -65,10 +68,16 @@ _MONTHS = frozenset(["january", "february", "march", "april", "may", "june", "ju
 @dataclass(frozen=True, slots=True)
 class Dated:
     """A figure in running text and when the text says it is: the words of its date
-    (a month's name and a year: "april", "2019"), which a question names to ask for it."""
+    (a month's name and a year: "april", "2019"), which a question names to ask for it;
+    and the text around it that may say what it is: ``after`` it up to the clause's
+    next figure (or end), ``before`` it back to the previous figure (or the clause's
+    start), and whether it is the clause's ``first`` figure."""
 
     forms: frozenset[Decimal]
     when: frozenset[str]
+    before: str = ""
+    after: str = ""
+    first: bool = False
 
 
 _Read = tuple[list[tuple[frozenset[Decimal], Period]], list[Dated]]
@@ -99,20 +108,22 @@ def dated_clauses(hay: Haystack, leaf: LeafId) -> list[list[tuple[frozenset[Deci
     return _CLAUSES[hay][leaf]
 
 
-def dated_figures(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> list[tuple[Dated, str]]:
-    """The figures of the text at ``leaf`` whose date the text gives as one of
-    ``years`` ("2019"), each with its clause: those :func:`dated_clauses` reads, and
-    every figure of a clause that opens with one date ("In April 2019, we granted
-    346,453 PSUs ..."), which no period check reads (a month is finer than the periods
-    they compare). Only clauses that write one of the years are read."""
+def dated_figures(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> tuple[int, list[list[Dated]]]:
+    """The figures of the text at ``leaf`` that it dates in one of ``years`` ("2019"),
+    clause by clause, in order (see :func:`_dated`: a month is finer than the periods
+    the period checks compare, so they do not read these), and how many clauses were
+    read for them: only clauses that write one of the years are."""
     text = hay.leaves[leaf].raw
-    if not hay.is_string(leaf) or len(text) > MAX_TEXT or not any(year in text for year in years):
-        return []
-    out = []
+    if not hay.is_string(leaf) or len(text) > MAX_TEXT:
+        return 0, []
+    read, out = 0, []
     for start, clause in _split(text):
         if any(year in clause for year in years):
-            out += [(dated, clause) for dated in _clause(hay, leaf, start, clause)[1] if dated.when & years]
-    return out
+            read += 1
+            dated = [d for d in _clause(hay, leaf, start, clause)[1] if d.when & years]
+            if dated:
+                out.append(dated)
+    return read, out
 
 
 def when_words(text: str) -> frozenset[str]:
@@ -151,27 +162,54 @@ def _clause(hay: Haystack, leaf: LeafId, start: int, clause: str) -> _Read:
     if read is None:
         mentions = hay.extractor.extract(clause, quoted=False, data=True)
         periods = (_respectively if _RESPECTIVELY.search(clause) else _followed_by_year)(clause, mentions)
-        opened = _opened_by(clause, mentions)
-        if opened is not None:
-            dated = [Dated(_values(m), opened) for m in mentions if m.kind in NUMERIC_KINDS and m.num_forms]
-        else:
-            dated = [Dated(forms, when_words(yearquarter.text(period))) for forms, period in periods
-                     if period[1] is None]
-        read = cache[(leaf, start)] = (periods, dated)
+        read = cache[(leaf, start)] = (periods, _dated(clause, mentions, periods))
     return read
 
 
-def _opened_by(clause: str, mentions: list[Mention]) -> frozenset[str] | None:
+def _dated(clause: str, mentions: list[Mention],
+           periods: list[tuple[frozenset[Decimal], Period]]) -> list[Dated]:
+    """The clause's figures whose date it gives, each with the text around it. A
+    figure the clause pairs with a year ("500,000 PSUs in 2018", "respectively") has
+    that year; the others, up to the clause's next date, the date it opens with ("In
+    April 2019, we granted 346,453 PSUs")."""
+    figures = [m for m in mentions if m.kind in NUMERIC_KINDS and m.num_forms]
+    own: dict[int, frozenset[str]] = {}
+    at = 0
+    for m in figures:  # the pairings are of these figures, in order
+        if at < len(periods) and periods[at][0] == _values(m):
+            if periods[at][1][1] is None:  # a year, not a quarter
+                own[id(m)] = when_words(yearquarter.text(periods[at][1]))
+            at += 1
+    opened, until = _opened_by(clause, mentions)
+    dates = [m for m in mentions if m.kind in ("date", "period")]
+    out = []
+    for k, m in enumerate(figures):
+        end = figures[k + 1].start if k + 1 < len(figures) else len(clause)
+        # the opening date covers a figure before the clause's next date, unless a date
+        # follows the figure within its own phrase ("compared with 500,000 PSUs in 2018")
+        other = next((d for d in dates if m.end <= d.start < end), None)
+        near = other is not None and len(clause[m.end:other.start].split()) <= _OWN_DATE_WORDS
+        when = own.get(id(m)) or (opened if opened is not None and m.start < until and not near else None)
+        if when:
+            out.append(Dated(_values(m), when, clause[figures[k - 1].end if k else 0:m.start], clause[m.end:end],
+                             k == 0))
+    return out
+
+
+def _opened_by(clause: str, mentions: list[Mention]) -> tuple[frozenset[str] | None, int]:
     """The words of the one date a clause opens with ("In April 2019," "During fiscal
-    2018"), or None: none, or a list of them ("During fiscal 2017, 2018 and 2019 sales
-    were ..." is paired figure by figure, if at all)."""
+    2018") and where the clause's next date starts (the opening date covers the figures
+    before it: "In 2019 we granted 300,000, compared with 500,000 in 2018"); None when
+    there is none, or a list of them ("During fiscal 2017, 2018 and 2019 sales were
+    ..." is paired figure by figure, if at all)."""
     dates = [m for m in mentions if m.kind in ("date", "period")]
     if not dates or not _OPENER.match(clause[:dates[0].start]):
-        return None
+        return None, 0
     if len(dates) > 1 and _LIST_GAP.match(clause[dates[0].end:dates[1].start]):
-        return None
+        return None, 0
     when = when_words(dates[0].text)
-    return when if any(w.isdigit() for w in when) else None  # "In April," of which year?
+    until = dates[1].start if len(dates) > 1 else len(clause)
+    return (when if any(w.isdigit() for w in when) else None), until  # "In April," of which year?
 
 
 def _values(mention: Mention) -> frozenset[Decimal]:
