@@ -146,6 +146,12 @@ def test_the_question_names_the_operation_first_and_a_row_label_is_not_one():
     assert cue_words("What is the debt as a percentage of total assets?")[0] == "share"
     assert cue_words("What is the percentage change in revenue?")[0] == "percent_change"
     assert cue_words("What is the percentage of increase in revenue?")[0] == "percent_change"
+    assert cue_words("What is the percentage of the increase in revenue?")[0] == "percent_change"
+    from verifier import Haystack
+    from verifier.derive import asked_cues
+    named = Haystack({"columns": ["", "2019", "2018"],
+                      "rows": [["Percentage of revenue", "12%", "11%"], ["Revenue", "100", "90"]]})
+    assert asked_cues("What was the Percentage of revenue in 2019?", named) == ()  # a row's name, no cue
     report = verify("The answer is 154 million.", CHARGES,
                     question="What was the change in Total operating income in 2019 from 2018?")
     assert report.items[0].status == "derived" and "rows[4][1] - $.table.rows[4][2]" in report.items[0].reason
@@ -678,3 +684,108 @@ def test_figures_asked_by_date_in_one_list_share_what_they_are():
                              "In 2020, we granted 412,000 PSUs."]}
     item, _ = one("The answer is 712,000.", grants, question="What is the total number of PSUs granted in 2019 and 2020?")
     assert item.status == "derived", item.reason
+
+
+def test_reading_prose_by_date_never_costs_the_tables_derivations():
+    paragraphs = [f"In 2019, the {w} team granted {1000 + i} awards." for i, w in enumerate(["alpha", "beta"] * 150)]
+    tools = [{"name": "t", "output": {"columns": ["", "2019", "2018"],
+                                      "rows": [["Revenue", "500", "450"], ["Cost", "300", "280"]]}},
+             {"name": "notes", "output": {"paragraphs": paragraphs}}]
+    item, _ = one("Gross profit was 200.", tools, question="What was gross profit in 2019?")
+    assert item.status == "derived" and "budget" not in item.reason, item.reason
+
+
+def test_a_share_divides_by_the_grand_total_past_subtotals_and_blank_rows():
+    regions = {"unit": "million", "columns": ["For the year ended", "2019", "2018"],
+               "rows": [["Taiwan", "2,703", "3,918"], ["Japan", "958", "1,265"], ["Other Asia", "1,053", "1,266"],
+                        ["Total Asia", "4,714", "6,449"], ["United States", "12,451", "17,116"],
+                        ["Hong Kong", "1,614", "1,761"], ["", "", ""], ["", "$18,779", "$25,326"]]}
+    question = "What is the total percentage of revenue from Taiwan and Japan over total revenue in 2019?"
+    assert one("The answer is 19.50%.", regions, question=question)[0].status == "derived"
+    assert one("The answer is 77.66%.", regions, question=question)[0].status == "unsupported"  # over Total Asia
+
+
+@pytest.mark.parametrize(("paragraphs", "question", "answer", "status"), [
+    # money and counts are kept apart, and "shares for $50 million" is no figure of shares
+    (["In 2019, the Company repurchased 1.2 million shares for $50 million.",
+      "In 2018, the Company repurchased 0.8 million shares for $30 million."],
+     "How many shares were repurchased in total in 2019 and 2018?", "The answer is 80 million.", "unsupported"),
+    (["In 2019, the Company repurchased 1.2 million shares for $50 million.",
+      "In 2018, the Company repurchased 0.8 million shares for $30 million."],
+     "How many shares were repurchased in total in 2019 and 2018?", "The answer is 2 million shares.", "derived"),
+    # "increased by $50 million" is a change, not a level; dividends are not revenue
+    (["In 2019, revenue increased by $50 million to $500 million.", "In 2018, revenue was $437 million.",
+      "In 2018, we paid $12 million in dividends, reflecting lower revenue."],
+     "What was the change in revenue between 2018 and 2019?", "The answer is $387 million.", "unsupported"),
+    (["In 2019, revenue increased by $50 million to $500 million.", "In 2018, revenue was $437 million.",
+      "In 2018, we paid $12 million in dividends, reflecting lower revenue."],
+     "What was the change in revenue between 2018 and 2019?", "The answer is $488 million.", "unsupported"),
+    (["In 2019, revenue increased by $50 million to $500 million.", "In 2018, revenue was $437 million."],
+     "What was the change in revenue between 2018 and 2019?", "The answer is $63 million.", "derived"),
+    # a day number is a date's, not what a figure is
+    (["As of December 31, 2019, goodwill was $57 million.", "As of December 31, 2018, cash was $31 million.",
+      "As of December 31, 2019, cash was $40 million."],
+     "What was the change in cash between December 31, 2018 and December 31, 2019?", "The answer is $26 million.",
+     "unsupported"),
+    # a quarter is not its year
+    (["In Q4 2019, revenue was $130 million.", "In 2018, revenue was $450 million."],
+     "What was the change in revenue between 2018 and 2019?", "The answer is -320 million.", "unsupported"),
+    # a figure its own phrase dates otherwise is not the opening date's
+    (["In 2019, we granted 300,000 PSUs, compared with 500,000 PSUs in the year ended December 31, 2018.",
+      "In 2020, we granted 412,000 PSUs."],
+     "What is the total number of PSUs granted in 2019 and 2020?", "The answer is 912,000.", "unsupported"),
+    # asked across years, two figures of one year are no change
+    (["In 2019, we granted 300,000 PSUs to executives.", "In 2019, we granted 120,000 PSUs to directors."],
+     "What was the change in PSUs granted from 2018 to 2019?", "The answer is 180,000.", "unsupported"),
+    # a word of direction is the later less the earlier
+    (["In February 2016, we granted 547,000 PSUs.", "In October 2018, we granted 464,888 PSUs."],
+     "By how much did the PSUs granted change between February 2016 and October 2018?",
+     "PSUs granted rose by 82,112.", "unsupported"),
+    (["In February 2016, we granted 547,000 PSUs.", "In October 2018, we granted 464,888 PSUs."],
+     "By how much did the PSUs granted change between February 2016 and October 2018?",
+     "PSUs granted fell by 82,112.", "derived"),
+    (["In February 2016, we granted 547,000 PSUs.", "In October 2018, we granted 464,888 PSUs."],
+     "By how much did the PSUs granted change between February 2016 and October 2018?",
+     "Grants rose 17.7%.", "unsupported"),
+    # within one paragraph too, by the years the text gives its figures
+    (["Marketing expense was $12.4 million in 2019 compared with $9.8 million in 2018."],
+     None, "Marketing expense fell $2.6 million.", "unsupported"),
+    (["Marketing expense was $12.4 million in 2019 compared with $9.8 million in 2018."],
+     None, "Marketing expense rose $2.6 million.", "derived"),
+    # a "respectively" list is about its clause's subject
+    ([("The aggregate fair values of our outstanding fuel hedges as of December 31, 2016 and 2015 were "
+      "current liabilities of $2.7 million and $37.8 million, respectively.")],
+     "What was the ratio of the aggregate fair values of our outstanding fuel hedges for 2015 and 2016?",
+     "The answer is 14.", "derived"),
+])
+def test_figures_of_running_text_are_what_and_when_the_text_says(paragraphs, question, answer, status):
+    item, _ = one(answer, {"paragraphs": paragraphs}, question=question)
+    assert item.status == status, (item.status, item.reason)
+
+
+def test_a_share_is_of_the_row_the_question_names_in_the_year_it_names():
+    sales = {"unit": "million", "columns": ["", "2019", "2018"],
+             "rows": [["Products", "4,500", "4,100"], ["Services", "1,500", "1,390"], ["Licensing", "600", "500"],
+                      ["Total net sales", "6,600", "5,990"]]}
+    question = "What percentage of total net sales in 2019 came from Services?"
+    assert one("The answer is 22.73%.", sales, question=question)[0].status == "derived"
+    assert one("The answer is 9.09%.", sales, question=question)[0].status == "unsupported"  # Licensing's
+    assert one("The answer is 23.21%.", sales, question=question)[0].status == "unsupported"  # 2018's
+    leases = {"unit": "million", "columns": ["", "Operating"],
+              "rows": [["2021", "145.2"], ["2022", "140.0"], ["2023", "132.8"], ["2024", "118.0"],
+                       ["Total lease payments", "536.0"]]}
+    question = "What percentage of total lease payments is due in 2022?"
+    assert one("The answer is 26.12%.", leases, question=question)[0].status == "derived"
+    assert one("The answer is 24.78%.", leases, question=question)[0].status == "unsupported"  # 2023's
+
+
+def test_a_return_over_years_ended_a_year_ends_in_it_on_the_named_row():
+    graph = {"columns": ["Company", "2009", "2010", "2011", "2012", "2013", "2014"],
+             "rows": [["ACME", "100.00", "110.20", "121.50", "150.10", "171.66", "205.93"],
+                      ["S&P 500", "100.00", "115.06", "117.49", "136.30", "180.44", "205.14"]]}
+    question = "What was the total return for ACME for the five years ended 2014?"
+    assert one("The answer is 105.93%.", graph, question=question)[0].status == "derived"
+    assert one("The answer is 71.66%.", graph, question=question)[0].status == "unsupported"  # ends in 2013
+    assert one("The answer is 105.14%.", graph, question=question)[0].status == "unsupported"  # the index's
+    three = question.replace("five", "three")
+    assert one("The answer is 105.93%.", graph, question=three)[0].status == "unsupported"  # five years'

@@ -47,6 +47,10 @@ def test_skipped_spans():
     assert kinds("1. See [1] and [2, 3]; the 3rd S&P 500 10-K filing, COVID-19.") == []
 
 
+def test_equity_compensation_acronyms_are_not_tickers():
+    assert kinds("PSU grants fell 15.0%; RSU, ESPP, SBC, TSR and NOL were flat.") == [("percent", "15.0%")]
+
+
 def test_stoplisted_capitals_are_marked_not_dropped():
     marks = {m.text: m.stoplisted for m in extract("CEO of ACME said EPS rose")}
     assert marks == {"CEO": True, "ACME": False, "EPS": True}

@@ -125,6 +125,7 @@ def test_iter_leaves_lists_tool_path_raw():
     ("NOTE 7 Income taxes; Item 1.01; ASC 842-10", [7, 1.01, 842], []),
     ("Senior Notes 4.50% due 2025; Note 1,250 million; Part 2.5 million shares",  # figures, not references
      [], [Decimal("0.045"), 1250000000, 2500000]),
+    ("Note 25 bn; Note 7\u00a0million; see Notes 5 and 6; Rule 10b5-1 plans", [5, 1, -1], [25e9, 7000000, 6]),
 ])
 def test_footnote_markers_and_fair_value_levels_in_data_are_not_figures(text, absent, present):
     hay = Haystack({"note": text})

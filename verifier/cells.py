@@ -71,7 +71,10 @@ def _tables(hay: Haystack) -> tuple[dict[int, list[_Row]], dict[int, tuple[int, 
             elif leaf in hay.leaf_value:
                 continue  # a number is not a label
             else:
-                stems = frozenset(content_words(_NOTE_REF.sub(" ", entry.raw)))
+                # a name of no content words but a number ("S&P 500") is still a row's
+                # label ("Total" alone is not: it says which row, not what)
+                stems = frozenset(content_words(_NOTE_REF.sub(" ", entry.raw))) or (
+                    frozenset({entry.raw.strip().lower()}) if any(ch.isdigit() for ch in entry.raw) else frozenset())
             if stems:
                 labelled = _Row(row, entry.raw.strip(), stems)
                 tables.setdefault(hay.parent(row), []).append(labelled)
@@ -254,17 +257,19 @@ _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
 _SPAN = re.compile(r"(?i)\b(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")[- ]years?(?:[- ]period)?\s+(?:ended|ending)\b")
 
 
-def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> bool:
+def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haystack, change: bool = True) -> bool:
     """Whether a derivation uses a period the question does not ask about: an operand
-    dated outside the years it names (from the earliest to the latest; a single year
-    also allows the year before it, "the change in 2019"). Only when the question's
-    years are periods of the operands' own rows ("notes due 2024" beside 2019 and 2018
-    columns says nothing about columns). A change of two-year averages reaches one year
-    further back, and "the five years ended 2014" five years back from 2014."""
+    dated outside the years it names (from the earliest to the latest; for a
+    ``change`` or a two-year average, a single year also allows the year before it,
+    "the change in 2019", "the 2019 average"; "the share in 2019" does not). Only when the question's years are periods of the
+    operands' own rows or columns ("notes due 2024" beside 2019 and 2018 columns says
+    nothing about them; "due in 2022" in a table of rows 2021 ... 2025 does). A change
+    of two-year averages reaches one year further back; "the five years ended 2014"
+    runs five years back from 2014, and ends in 2014."""
     asked = sorted({int(y) for y in yearquarter.YEAR_IN_TEXT.findall(question)})
     if not asked:
         return False
-    low, high = (asked[0] - 1, asked[0]) if len(asked) == 1 else (asked[0], asked[-1])
+    low, high = (asked[0] - (1 if change else 0), asked[0]) if len(asked) == 1 else (asked[0], asked[-1])
     span = _SPAN.search(question)
     if span is not None:
         years = span.group(1).lower()
@@ -272,11 +277,45 @@ def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haysta
     if {"mean", "difference"} <= set(cue_words(question)):
         low -= 1  # "the change between the 2018 and 2019 average": 2018's is 2018's and 2017's
     dated = [p for p in (hay.period_of(leaf) for leaf in operands) if p is not None]
-    rows = {p[0] for leaf in operands for cell in hay.children_leaves(hay.parent(hay.leaves[leaf].node))
-            if (p := hay.period_of(cell)) is not None}
-    if not dated or not rows & set(asked):
+    if not dated or not _periods_around(hay, operands) & set(asked):
         return False
+    if span is not None and max(year for year, _ in dated) != high:
+        return True  # "the five years ended 2014" end in 2014
     return any(not low <= year <= high for year, _ in dated)
+
+
+def _periods_around(hay: Haystack, operands: tuple[LeafId, ...]) -> set[int]:
+    """The years of the cells in the operands' rows and, in printed tables, columns."""
+    years = set()
+    for leaf in operands:
+        node = hay.leaves[leaf].node
+        row = hay.parent(node)
+        years |= {p[0] for cell in hay.children_leaves(row) if (p := hay.period_of(cell)) is not None}
+        column = hay.segment(node)
+        table = hay.parent(row) if row >= 0 else -1
+        if isinstance(column, int) and table >= 0 and isinstance(hay.segment(row), int):
+            found = _row_of(hay, leaf)
+            if found is not None:
+                years |= {p[0] for r in _tables(hay)[0].get(found[0], []) for cell in hay.children_leaves(r.node)
+                          if hay.segment(hay.leaves[cell].node) == column and (p := hay.period_of(cell)) is not None}
+    return years
+
+
+def share_of_unnamed_row(question: str, numerator: LeafId, hay: Haystack) -> bool:
+    """Whether a share's own operand is in a row the question does not name while it
+    names rows of that table ("what percentage of total net sales came from Services"
+    is not answered by Licensing's share): at least half its label's words must be the
+    question's."""
+    found = _row_of(hay, numerator)
+    if found is None:
+        return False
+    table, row = found
+    words = frozenset(content_words(question))
+    if not any(r.stems and r.stems <= words for r in _tables(hay)[0].get(table, [])):
+        return False  # the question names no row of it (a year is no row's name: "due after 2014")
+    # a share's own row may be named by its year ("due in 2022" in a lease schedule)
+    words |= frozenset(yearquarter.YEAR_IN_TEXT.findall(question))
+    return not (row.stems and len(row.stems & words) * 2 >= len(row.stems))
 
 
 def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...], hay: Haystack,

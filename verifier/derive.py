@@ -371,8 +371,15 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         return False
     if len(idx) == 2 and op in PAIR_OPS and not _plausible_pair(hay, group, op, (idx[0], idx[1])):
         return False
+    if group.order and op in ("difference", "percent_change"):
+        first, second = group.order[idx[0]], group.order[idx[1]]
+        # figures of running text asked by date: where the question asks across dates a
+        # change is between two of them, and "fell" / "rose" is the later less the
+        # earlier (at one date, two items may be compared)
+        if (first == second and len(set(group.order)) > 1) or (mention.direction and first < second):
+            return False
     if (mention.direction and op in ("difference", "percent_change")
-            and _earlier(hay, group.leaves[idx[0]], group.leaves[idx[1]])):
+            and _earlier(hay, group, idx[0], idx[1])):
         # "fell 367" is the later value less the earlier: not a rise of 367 read backwards
         # (without a word of direction, "the difference between 2018 and 2019" may be
         # given either way round)
@@ -437,12 +444,30 @@ def _too_coarse(mention: Mention, result: Decimal, target: Decimal, operands: li
             and exponent(target) > min(exponent(v) for v in operands))
 
 
-def _earlier(hay: Haystack, a: LeafId, b: LeafId) -> bool:
-    """Whether the data dates ``a`` before ``b`` (both dated, and differently)."""
-    pa, pb = hay.period_of(a), hay.period_of(b)
+def _earlier(hay: Haystack, group: Group, a: int, b: int) -> bool:
+    """Whether the data dates the ``a``-th operand of ``group`` before the ``b``-th
+    (both dated, and differently): by their column or record, or, for figures of one
+    paragraph, by the year the text gives each ("$9.8 million in 2019 compared with
+    $12.4 million in 2018")."""
+    pa, pb = _period(hay, group, a), _period(hay, group, b)
     if pa is None or pb is None or pa == pb:
         return False
     return (pa[0], pa[1] or 0) < (pb[0], pb[1] or 0)
+
+
+def _earlier_leaf(hay: Haystack, a: LeafId, b: LeafId) -> bool:
+    """Whether the data dates cell ``a`` before cell ``b`` (by column or record)."""
+    pa, pb = hay.period_of(a), hay.period_of(b)
+    return pa is not None and pb is not None and (pa[0], pa[1] or 0) < (pb[0], pb[1] or 0)
+
+
+def _period(hay: Haystack, group: Group, i: int) -> tuple[int, int | None] | None:
+    leaf = group.leaves[i]
+    if group.kind != "text":
+        return hay.period_of(leaf)
+    value = group.values[i]
+    found = prose_periods.periods_of(hay, leaf, frozenset({value, CONTEXT.multiply(value, group.scale)}))
+    return next(iter(found)) if found is not None and len(found) == 1 else None
 
 
 def _value_of(group: Group, op: str, idx: tuple[int, ...]) -> Decimal:
@@ -646,7 +671,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         chances = _Chances(hay, mention)
         found = _search(mention, hay, max_chance, named, cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and asked and entity is None:
-            prose = _asked_prose(hay, asked, budget)  # read only when needed: it reads the paragraphs
+            prose = _asked_prose(hay, asked)  # read only when needed: it reads the paragraphs
             if prose:
                 named.append(("prose", prose))
                 found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
@@ -671,62 +696,83 @@ MAX_NAMED_ROWS = 4
 MAX_PROSE_ASKED = 8
 
 
-def _asked_prose(hay: Haystack, asked: frozenset[str], budget: Budget | None) -> list[Group]:
+def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
     """The figures of a tool result's running text that the question (``asked``: its
     words, never the answer's) names by date and by what they are, across its
     paragraphs: "the PSUs granted in February 2016 and October 2018" asks for "In
     February 2016, we granted 547,000 PSUs" and "In October 2018, we granted 464,888
-    PSUs", two paragraphs apart. Each figure must be dated by its clause with a date
-    whose every word (month, year) the question names, and its own words (what the
-    clause says of it, :func:`_what`) must share one with the question that is not
-    boilerplate ("the Company", "million"). Like cells named along both axes, any
-    operation may combine them (kind ``asked``). Made once per haystack and question;
-    each clause read is charged to ``budget``."""
+    PSUs", two paragraphs apart. Each figure must be dated by its clause
+    (:func:`prose_periods.dated_figures`) with a date whose every word (month, year)
+    the question names, and the words beside it (:func:`_what`) must share one with the
+    question that is not boilerplate ("the Company", "million"). Amounts of money and
+    counts are kept apart. Like cells named along both axes, any operation may combine
+    them (kind ``asked``), but a change needs two dates, and a word of direction the
+    later less the earlier (``Group.order``). Made once per haystack and question; past
+    :data:`MAX_PROSE_CLAUSES` clauses to read, none is read (no group)."""
     years = prose_periods.when_words(" ".join(w for w in asked if w.isdigit()))
     if not years:
         return []  # no year named: nothing is asked by date
 
     def make() -> list[Group]:
-        by: dict[tuple[int, Decimal], dict[Decimal, LeafId]] = defaultdict(dict)
         index = _cached(hay, ("years_in_text", 0), lambda: _years_in_text(hay))
-        for leaf in sorted({leaf for year in years for leaf in index.get(year, ())}):
-            read, clauses = prose_periods.dated_figures(hay, leaf, years)
-            if budget is not None and not budget.spend(read * CLAUSE_COST):
-                raise _OutOfBudget
-            for run in clauses:
+        leaves = sorted({leaf for year in years for leaf in index.get(year, ())})
+        if sum(prose_periods.clauses_naming(hay, leaf, years) for leaf in leaves) > MAX_PROSE_CLAUSES:
+            return []  # a question's years all over a long document name nothing in particular
+        by: dict[tuple[int, Decimal, bool], dict[tuple[Decimal, tuple[int, int]], LeafId]] = defaultdict(dict)
+        for leaf in leaves:
+            for run in prose_periods.dated_figures(hay, leaf, years):
                 for dated, what in zip(run, _what(run), strict=True):
-                    if not (dated.when <= asked and what & asked):
+                    if not (dated.when <= asked and what & asked) or _CHANGE_BY.search(dated.before):
                         continue
                     held = held_figure(hay.text_values[leaf], dated.forms)
                     if held is not None:
                         value, own = held
                         scale = own or hay.leaf_scale(leaf) or Decimal(1)
-                        by[(hay.leaves[leaf].tool, scale)].setdefault(value, leaf)  # stated twice: one figure
-        return [Group("asked", tuple(sorted(members)), tuple(members[v] for v in sorted(members)), scale)
-                for (_, scale), members in by.items() if 2 <= len(members) <= MAX_PROSE_ASKED]
+                        # the same figure stated twice for one date is one operand
+                        by[(hay.leaves[leaf].tool, scale, dated.money)].setdefault((value, dated.order), leaf)
+        groups = []
+        for (_, scale, _), members in by.items():
+            if len(years) > 1 and len({order for _, order in members}) < 2:
+                continue  # asked across years, all of one date: nothing asked (two items of 2019)
+            if 2 <= len(members) <= MAX_PROSE_ASKED:
+                keys = sorted(members)
+                groups.append(Group("asked", tuple(v for v, _ in keys), tuple(members[k] for k in keys), scale,
+                                    order=tuple(o for _, o in keys)))
+        return groups
     return _cached(hay, ("asked_prose", asked), make)
 
 
-#: What reading one clause of running text costs against a :class:`Budget`: with the
-#: default budget, at most 250 clauses an answer (about 0.1 s; 50,000 dated paragraphs
-#: took 0.65 s at 100).
-CLAUSE_COST = 400
+#: A figure that is a change, not a level: "revenue increased by $50 million".
+_CHANGE_BY = re.compile(r"(?i)\bby\s*$")
+
+#: More clauses than this to read for a question's years, and the prose is not read for
+#: figures asked by date (50,000 dated paragraphs would take seconds).
+MAX_PROSE_CLAUSES = 200
 
 
 def _what(run: list[prose_periods.Dated]) -> list[frozenset[str]]:
-    """What each dated figure of one clause is, as words: those after it, up to the
-    next figure ("464,888 PSUs and 120,000 RSUs": PSUs, then RSUs); for the clause's
-    first figure with none, those before it ("issuances of senior notes of $10.0
-    billion"); for a later one with none, the previous figure's ("$10.0 billion in
-    fiscal 2018, and $14.0 billion in fiscal 2017": both senior notes)."""
+    """What each dated figure of one clause is, as words: those right beside it
+    ("granted 464,888 PSUs", "120,000 RSUs"; no digits, no boilerplate, not its date),
+    and for a "respectively" list the clause's subject.
+    A figure with none takes the previous figure's when nothing but dates and
+    boilerplate stands between them ("$10.0 billion in fiscal 2018, and $14.0 billion
+    in fiscal 2017": both senior notes), else it has none."""
     skip = stoplists.load("generic_figure_words")
+
+    def words(text: str, when: frozenset[str]) -> frozenset[str]:
+        return frozenset(w for w in focus_words(text) - skip - when if not w.isdigit())
     out: list[frozenset[str]] = []
     for dated in run:
-        own = focus_words(dated.after) - skip - dated.when
-        if not own:
-            own = (focus_words(dated.before) - skip - dated.when) if dated.first or not out else out[-1]
+        own = words(f"{dated.before} {dated.after} {dated.subject}", dated.when)
+        if not own and out and dated.gap is not None and not words(dated.gap, _ALL_WHEN):
+            own = out[-1]
         out.append(own)
     return out
+
+
+#: Month names: date words, never what a figure is.
+_ALL_WHEN = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september",
+                       "october", "november", "december"])
 
 
 def _years_in_text(hay: Haystack) -> dict[str, list[LeafId]]:
@@ -778,7 +824,7 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
 
     def accept(found: compound.Found, t: compound.Target) -> bool:
         if (mention.direction and found.op in ("mean_difference", "sum_change")
-                and _earlier(hay, found.cells[1].leaf, found.cells[3].leaf)):
+                and _earlier_leaf(hay, found.cells[1].leaf, found.cells[3].leaf)):
             # "fell": later less earlier, as for a single change (the second cell of each
             # half tells them apart: (2019 + 2018) / 2 - (2018 + 2017) / 2)
             return False
@@ -831,7 +877,8 @@ def cue_terms(text: str) -> tuple[str, ...]:
     terms = []
     for i, w in enumerate(words):
         pair = f"{w}_{words[i + 1]}" if i + 1 < len(words) else ""
-        after = table.get(words[i + 2], "") if i + 2 < len(words) else ""
+        rest = [x for x in words[i + 2:i + 4] if x not in ("the", "a", "an")]
+        after = table.get(rest[0], "") if rest else ""
         # "the percentage of increase" is a percent change, not a share
         if pair in table and after not in ("difference", "percent_change"):
             terms.append(pair)

@@ -33,6 +33,8 @@ class Group:
     scale: Decimal  # the data's own scale for these values (1 when it states none)
     #: a section's heading row ("Tax credit carryforwards:"), when one is printed above it
     heading: str = ""
+    #: figures of running text asked by date: each one's (year, month), to order a change
+    order: tuple[tuple[int, int], ...] = ()
 
 
 def groups_of(hay: Haystack) -> list[Group]:
@@ -92,10 +94,10 @@ def groups_of(hay: Haystack) -> list[Group]:
 
 
 def column_total(hay: Haystack, leaf: LeafId) -> LeafId | None:
-    """The figure of a printed table cell's column in the first total row below it (a
-    row :data:`_CLOSING_ROW` names, or one with figures and no label), or None: the
-    whole that "A and B over total net sales" divides by, when the question names the
-    total only as "total"."""
+    """The figure of a printed table cell's column in the last total row below it (a
+    row :data:`_CLOSING_ROW` names, or one with figures and no label: the grand total,
+    not a subtotal such as "Total Asia" between), or None: the whole that "A and B over
+    total net sales" divides by, when the question names the total only as "total"."""
     node = hay.leaves[leaf].node
     row, column = hay._parent[node], hay._segment[node]
     index = hay._segment[row] if row >= 0 else None
@@ -103,12 +105,14 @@ def column_total(hay: Haystack, leaf: LeafId) -> LeafId | None:
         return None
     rows: _Rows = facts(hay)[("rows", 0)]  # type: ignore[assignment]
     table = rows.tables.get(hay._parent[row], {})
+    total = None
     for below in sorted(i for i in table if i > index):
         label = rows.label(table[below])
         if not label or _CLOSING_ROW.search(label):
-            return next((cell for cell in hay.children_leaves(table[below])
-                         if cell in hay.leaf_value and hay._segment[hay.leaves[cell].node] == column), None)
-    return None
+            # a blank spacer row has no figure in the column: not a total
+            total = next((cell for cell in hay.children_leaves(table[below])
+                          if cell in hay.leaf_value and hay._segment[hay.leaves[cell].node] == column), total)
+    return total
 
 
 #: Row labels that close a section: its total ("Total", "Totals", "Grand total",

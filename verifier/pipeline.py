@@ -169,6 +169,9 @@ def stale_stage(state: State) -> None:
 #: names the row, operands from another row explain nothing. Sums, ratios and shares
 #: combine rows by nature ("as a percentage of total assets").
 _ONE_ROW_OPS = frozenset({"difference", "percent_change", "average", "mean", "mean_difference"})
+#: Operations over a year and the one before it: a single year named allows the year
+#: before ("the change in 2019", "the 2019 average" balance); "the share in 2019" does not.
+_CHANGE_OPS = frozenset({"difference", "percent_change", "average", "mean_difference", "sum_change"})
 
 
 def derive_stage(state: State) -> None:
@@ -240,8 +243,10 @@ def _refused(state: State, mention: Mention, item: Item, found: Derivation) -> b
         # the question names the row: another row's change is not its answer (the mean
         # of the rows a named "Total ..." row totals is)
         return True
-    if question and cells.outside_asked_years(question, found.operands, hay):
+    if question and cells.outside_asked_years(question, found.operands, hay, found.op in _CHANGE_OPS):
         return True  # "between 2018 and 2019" is not answered with 2017's value
+    if question and found.op in ("share", "ratio") and cells.share_of_unnamed_row(question, found.operands[0], hay):
+        return True  # "the share of Services" is not Licensing's
     said = state.period_flags.get(id(item))
     # 200 "in 2019" is the 2018 total: a computation explains it only from the figures
     # of 2019 (and a change, from 2018 to 2019) of the rows its sentence names ("cash

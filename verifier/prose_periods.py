@@ -49,9 +49,6 @@ _BRIDGE = re.compile(
 _PHRASE_END = re.compile(r"^\s*(?:$|[,.;:)]|(?:and|compared|versus|vs|respectively|from)\b)", re.IGNORECASE)
 #: Between the items of one list: ", ", " and ", ", and ", " or ".
 _LIST_GAP = re.compile(r"^\s*,?\s*(?:(?:and|or)\s+)?(?:fiscal\s+)?$", re.IGNORECASE)
-#: At most this many words between a figure and a date that is its own ("500,000 PSUs
-#: in 2018"), not the clause's opening date's.
-_OWN_DATE_WORDS = 3
 #: Text longer than this is not read for periods (a document pasted into one field).
 MAX_TEXT = 20_000
 #: Before a date that opens a clause and so dates all of it: "In April 2019, we
@@ -68,16 +65,22 @@ _MONTHS = frozenset(["january", "february", "march", "april", "may", "june", "ju
 @dataclass(frozen=True, slots=True)
 class Dated:
     """A figure in running text and when the text says it is: the words of its date
-    (a month's name and a year: "april", "2019"), which a question names to ask for it;
-    and the text around it that may say what it is: ``after`` it up to the clause's
-    next figure (or end), ``before`` it back to the previous figure (or the clause's
-    start), and whether it is the clause's ``first`` figure."""
+    (a month's name and a year: "april", "2019"), which a question names to ask for it,
+    and its place in time (year, month or 0) to order it by; the words right beside it
+    that may say what it is (up to three ``before`` and ``after`` it, within its own
+    phrase), the text between it and the clause's previous figure (``gap``; None for
+    the first); whether it is an amount of money; for a figure of a "respectively" list,
+    the clause's ``subject`` (its text before the list: "the aggregate fair values of
+    our fuel hedges as of December 31, 2016 and 2015 were")."""
 
     forms: frozenset[Decimal]
     when: frozenset[str]
+    order: tuple[int, int] = (0, 0)
     before: str = ""
     after: str = ""
-    first: bool = False
+    gap: str | None = None
+    money: bool = False
+    subject: str = ""
 
 
 _Read = tuple[list[tuple[frozenset[Decimal], Period]], list[Dated]]
@@ -108,22 +111,29 @@ def dated_clauses(hay: Haystack, leaf: LeafId) -> list[list[tuple[frozenset[Deci
     return _CLAUSES[hay][leaf]
 
 
-def dated_figures(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> tuple[int, list[list[Dated]]]:
-    """The figures of the text at ``leaf`` that it dates in one of ``years`` ("2019"),
-    clause by clause, in order (see :func:`_dated`: a month is finer than the periods
-    the period checks compare, so they do not read these), and how many clauses were
-    read for them: only clauses that write one of the years are."""
+def dated_figures(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> list[list[Dated]]:
+    """The dated figures of the text at ``leaf``, clause by clause and in order (see
+    :func:`_dated`: a month is finer than the periods the period checks compare, so
+    they do not read these), of the clauses that write one of ``years`` ("2019")."""
     text = hay.leaves[leaf].raw
     if not hay.is_string(leaf) or len(text) > MAX_TEXT:
-        return 0, []
-    read, out = 0, []
+        return []
+    out = []
     for start, clause in _split(text):
         if any(year in clause for year in years):
-            read += 1
-            dated = [d for d in _clause(hay, leaf, start, clause)[1] if d.when & years]
+            dated = _clause(hay, leaf, start, clause)[1]
             if dated:
                 out.append(dated)
-    return read, out
+    return out
+
+
+def clauses_naming(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> int:
+    """How many clauses of the text at ``leaf`` write one of ``years`` (what
+    :func:`dated_figures` would read)."""
+    text = hay.leaves[leaf].raw
+    if not hay.is_string(leaf) or len(text) > MAX_TEXT:
+        return 0
+    return sum(any(year in clause for year in years) for _, clause in _split(text))
 
 
 def when_words(text: str) -> frozenset[str]:
@@ -161,55 +171,92 @@ def _clause(hay: Haystack, leaf: LeafId, start: int, clause: str) -> _Read:
     read = cache.get((leaf, start))
     if read is None:
         mentions = hay.extractor.extract(clause, quoted=False, data=True)
-        periods = (_respectively if _RESPECTIVELY.search(clause) else _followed_by_year)(clause, mentions)
-        read = cache[(leaf, start)] = (periods, _dated(clause, mentions, periods))
+        listed = _RESPECTIVELY.search(clause) is not None
+        periods = (_respectively if listed else _followed_by_year)(clause, mentions)
+        read = cache[(leaf, start)] = (periods, _dated(clause, mentions, periods, listed))
     return read
 
 
 def _dated(clause: str, mentions: list[Mention],
-           periods: list[tuple[frozenset[Decimal], Period]]) -> list[Dated]:
+           periods: list[tuple[frozenset[Decimal], Period]], listed: bool) -> list[Dated]:
     """The clause's figures whose date it gives, each with the text around it. A
     figure the clause pairs with a year ("500,000 PSUs in 2018", "respectively") has
     that year; the others, up to the clause's next date, the date it opens with ("In
     April 2019, we granted 346,453 PSUs")."""
     figures = [m for m in mentions if m.kind in NUMERIC_KINDS and m.num_forms]
-    own: dict[int, frozenset[str]] = {}
+    own: dict[int, tuple[frozenset[str], tuple[int, int]]] = {}
     at = 0
     for m in figures:  # the pairings are of these figures, in order
         if at < len(periods) and periods[at][0] == _values(m):
-            if periods[at][1][1] is None:  # a year, not a quarter
-                own[id(m)] = when_words(yearquarter.text(periods[at][1]))
+            year, quarter = periods[at][1]
+            if quarter is None:  # a year, not a quarter
+                own[id(m)] = when_words(str(year)), (year, 0)
             at += 1
-    opened, until = _opened_by(clause, mentions)
+    opened = _opened_by(clause, mentions)
     dates = [m for m in mentions if m.kind in ("date", "period")]
     out = []
     for k, m in enumerate(figures):
         end = figures[k + 1].start if k + 1 < len(figures) else len(clause)
-        # the opening date covers a figure before the clause's next date, unless a date
-        # follows the figure within its own phrase ("compared with 500,000 PSUs in 2018")
-        other = next((d for d in dates if m.end <= d.start < end), None)
-        near = other is not None and len(clause[m.end:other.start].split()) <= _OWN_DATE_WORDS
-        when = own.get(id(m)) or (opened if opened is not None and m.start < until and not near else None)
+        when = own.get(id(m))
+        # the opening date covers a figure unless the clause dates it otherwise: another
+        # date between them, or after it in its own phrase ("compared with 500,000 PSUs
+        # in the year ended December 31, 2018"; not "targets to be achieved between
+        # December 2019 and December 2023"), or a word comparing it with another time
+        if when is None and opened is not None and m.start > opened[2] and not any(
+                opened[2] < d.start < m.start or (m.end <= d.start < end and _OWN_DATE.search(clause, m.end, d.start))
+                for d in dates if d is not opened[3]) and not _COMPARED.search(clause, opened[2], m.start):
+            when = opened[0], opened[1]
         if when:
-            out.append(Dated(_values(m), when, clause[figures[k - 1].end if k else 0:m.start], clause[m.end:end],
-                             k == 0))
+            start = figures[k - 1].end if k else 0
+            subject = clause[:figures[0].start] if listed and id(m) in own else ""
+            out.append(Dated(_values(m), when[0], when[1], *_near(clause, start, m.start, m.end, end),
+                             clause[start:m.start] if k else None, m.kind == "amount", subject))
     return out
 
 
-def _opened_by(clause: str, mentions: list[Mention]) -> tuple[frozenset[str] | None, int]:
-    """The words of the one date a clause opens with ("In April 2019," "During fiscal
-    2018") and where the clause's next date starts (the opening date covers the figures
-    before it: "In 2019 we granted 300,000, compared with 500,000 in 2018"); None when
-    there is none, or a list of them ("During fiscal 2017, 2018 and 2019 sales were
-    ..." is paired figure by figure, if at all)."""
+#: Words that set a figure against another time than the clause's opening date.
+_COMPARED = re.compile(r"(?i)\b(?:compared|versus|vs\.?|prior[- ]year|previous[- ]year|year[- ]earlier|"
+                       r"last[- ]year|a year ago|prior period)\b")
+#: Just before a date that is a figure's own: "500,000 PSUs in", "... for the year ended".
+_OWN_DATE = re.compile(r"(?i)\b(?:in|for|during|as\s+of|as\s+at|at|ended|ending)\s+(?:the\s+)?"
+                       r"(?:(?:fiscal\s+)?year\s+(?:ended|ending)\s+|fiscal\s+(?:year\s+)?)?$")
+#: What ends a figure's own phrase: punctuation, and the words that join two.
+_PHRASE_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|while|whereas|for|to|from|versus)\b", re.IGNORECASE)
+
+
+def _near(clause: str, start: int, at: int, end: int, stop: int) -> tuple[str, str]:
+    """Up to three words before a figure and three after it, within its own phrase
+    (not past punctuation, "and", "for", "to", or another figure): "we granted" 547,000
+    "PSUs with"; "senior notes of" $10.0 "billion in fiscal"; not "shares for" $50
+    million."""
+    before = _PHRASE_BREAK.split(clause[start:at])[-1].split()[-3:]
+    after = _PHRASE_BREAK.split(clause[end:stop])[0].split()[:3]
+    return " ".join(before), " ".join(after)
+
+
+def _opened_by(clause: str, mentions: list[Mention]) -> tuple[frozenset[str], tuple[int, int], int, Mention] | None:
+    """The one year or month a clause opens with ("In April 2019," "During fiscal
+    2018"): its words, its (year, month), where it ends, and the mention; None when
+    there is none, a quarter or a half ("In Q4 2019," is not the year's), no year ("In
+    April,"), or a list of dates ("During fiscal 2017, 2018 and 2019 sales were ..." is
+    paired figure by figure, if at all)."""
     dates = [m for m in mentions if m.kind in ("date", "period")]
-    if not dates or not _OPENER.match(clause[:dates[0].start]):
-        return None, 0
+    if not dates or not _OPENER.match(clause[:dates[0].start]) or _PART_OF_YEAR.search(dates[0].text):
+        return None
     if len(dates) > 1 and _LIST_GAP.match(clause[dates[0].end:dates[1].start]):
-        return None, 0
+        return None
     when = when_words(dates[0].text)
-    until = dates[1].start if len(dates) > 1 else len(clause)
-    return (when if any(w.isdigit() for w in when) else None), until  # "In April," of which year?
+    years = [int(w) for w in when if w.isdigit()]
+    if len(years) != 1:
+        return None
+    month = next((i + 1 for i, name in enumerate(_MONTH_ORDER) if name in when), 0)
+    return when, (years[0], month), dates[0].end, dates[0]
+
+
+_MONTH_ORDER = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+                "october", "november", "december")
+#: A date naming part of a year: a quarter, a half.
+_PART_OF_YEAR = re.compile(r"(?i)\b(?:q[1-4]|[1-4]q|h[12]|quarter|half|first|second|third|fourth)\b")
 
 
 def _values(mention: Mention) -> frozenset[Decimal]:
