@@ -194,3 +194,15 @@ def test_a_row_labelled_only_by_a_time_is_not_named_by_a_date_in_the_question():
     assert verify("The answer is -16189 million.", tools, question=question).items[0].status == "derived"
     # "Additions" is the asked row: the year-end row's change is still not its answer
     assert verify("The answer is 6824 million.", tools, question=question).items[0].status == "unsupported"
+
+
+@pytest.mark.parametrize("label", [str, int])
+def test_a_row_labelled_by_a_year_is_the_row_a_question_names_by_it(label):
+    leases = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
+              "rows": [[label(2022), "145.2", "12.0"], [label(2023), "132.8", "11.4"], [label(2024), "118.0", "10.1"],
+                       ["Total lease payments", "396.0", "33.5"]]}
+    question = "What are the operating lease payments due in 2023?"
+    assert [(i.status, i.flagged) for i in verify("The answer is $132.8 million.", leases, question=question).items] == [
+        ("normalized", False)]  # not "the row 'Total lease payments'"
+    wrong = verify("The answer is $118.0 million.", leases, question=question).items[0]
+    assert wrong.status == "misattributed", wrong.reason  # 2024's, a JSON number label too

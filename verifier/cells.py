@@ -64,9 +64,9 @@ def _tables(hay: Haystack) -> tuple[dict[int, list[_Row]], dict[int, tuple[int, 
             row = hay.parent(entry.node)
             if row < 0 or hay.segment(entry.node) != 0 or not isinstance(hay.segment(row), int):
                 continue
-            if not hay.is_string(leaf) or not entry.raw.strip():
+            if not entry.raw.strip() or not (hay.is_string(leaf) or _YEAR.fullmatch(entry.raw.strip())):
                 continue
-            if _YEAR.fullmatch(entry.raw.strip()):  # a year labels its row ("2022": a lease schedule)
+            if _YEAR.fullmatch(entry.raw.strip()):  # a year labels its row ("2022", or 2022: a lease schedule)
                 stems = frozenset({entry.raw.strip()})
             elif leaf in hay.leaf_value:
                 continue  # a number is not a label
@@ -106,7 +106,8 @@ def _question_periods(ex: Extractor, question: str) -> tuple[Period, ...]:
 def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, ex: Extractor
           ) -> list[tuple[Mention, Item]]:
     """Pairs with values from cells the question does not point at marked misattributed."""
-    asked_words = frozenset(content_words(question))
+    # a row labelled by a year ("2023" in a lease schedule) is named by the year
+    asked_words = frozenset(content_words(question)) | frozenset(yearquarter.YEAR_IN_TEXT.findall(question))
     computes = _computes(question)
     periods = asked_periods = _question_periods(ex, question)
     if (RELATIVE_PERIOD.search(answer) or _COMPARISON.search(answer)
