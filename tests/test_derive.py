@@ -609,6 +609,12 @@ def test_a_derivations_evidence_names_each_operands_figure():
     item, _ = one("Other changed by -12.6 million.")
     assert [(e.path, e.raw, e.value) for e in item.evidence] == [("$.rows[1][1]", "44.1", "44.1"),
                                                                 ("$.rows[1][2]", "56.7", "56.7")]
+    assert "$.rows[1][1] - $.rows[1][2] = 44.1 - 56.7 in segments" in item.reason  # the worked figures
+    report = verify("Grants fell 15.01%.", PSU_NOTE,
+                    question="What is the percentage change in the PSUs granted between February 2016 and October 2018?")
+    assert "= (464888 - 547000) / 547000 * 100" in report.items[0].reason
+    # a suggestion over paragraphs says which of their figures it means
+    assert report.suggestions[0].text.endswith("(from (464888 - 547000) / 547000 * 100)")
     matched, _ = one("Other was 44.1 million in 2019.")
     assert matched.status != "derived" and all(e.value is None for e in matched.evidence)
 

@@ -97,6 +97,9 @@ class Derivation:
     #: each operand's figure as used, in the order of ``operands`` (a paragraph's leaf
     #: holds several figures: its path alone does not say which)
     values: tuple[Decimal, ...] = ()
+    #: the expression with those figures in place of the paths ("(464888 - 547000) /
+    #: 547000 * 100"); empty when it would list a whole column
+    worked: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -842,8 +845,11 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
     expression = found.template.format(*(hay.path(c.leaf) for c in found.cells))
     if t.percent and not t.additive:
         expression = f"({expression}) * 100"
+    worked = found.template.format(*(_figure(c.value) for c in found.cells))
+    if t.percent and not t.additive:
+        worked = f"({worked}) * 100"
     return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value,
-                      tuple(c.value for c in found.cells))
+                      tuple(c.value for c in found.cells), worked)
 
 
 #: Operations each cue brings forward (pair operations and group statistics).
@@ -1089,12 +1095,20 @@ def _make(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _Target
             order = order[::-1]  # the count, then its price
     leaves = tuple(group.leaves[i] for i in order)
     paths = [hay.path(leaf) for leaf in leaves]
+    percent = t.percent and op in ("percent_change", "ratio", "share")
+    worked = _expression(op, [_figure(group.values[i]) for i in order], percent) if len(order) <= 6 else ""
     if op in ("total", "mean", "share") and group.kind == "column":
         whole = _column_path(hay, leaves[-1])  # every record of the array: one wildcard path
         paths = ([paths[0]] if op == "share" else []) + [whole]
-    percent = t.percent and op in ("percent_change", "ratio", "share")
+        worked = ""  # the wildcard is over every record, not only the figures used
     return Derivation(op, leaves, _expression(op, paths, percent), group.kind, t.value,
-                      tuple(group.values[i] for i in order))
+                      tuple(group.values[i] for i in order), worked)
+
+
+def _figure(value: Decimal) -> str:
+    """An operand written into a worked expression: plain, a negative in brackets."""
+    text = format(value, "f")
+    return f"({text})" if value < 0 else text
 
 
 def _column_path(hay: Haystack, leaf: LeafId) -> str:

@@ -217,12 +217,16 @@ def derive_stage(state: State) -> None:
                     continue
             if found is not None:
                 tool = hay.tool_of(found.operands[0])
+                worked = f" = {found.worked}" if found.worked else ""
                 item = derived_item(mention, hay, found.operands, found.expression,
-                                    f"computed from the data: {found.expression} in {tool.name}", found.values)
+                                    f"computed from the data: {found.expression}{worked} in {tool.name}", found.values)
                 name = suggestion_name(found, hay)
+                # figures of running text: their paths alone do not say which figures
+                prose = f" (from {found.worked})" if found.worked and any(
+                    hay.is_string(leaf) and leaf in hay.text_values for leaf in found.operands) else ""
                 state.suggestions.append(Suggestion.model_construct(
                     tool=tool.name, field=name, expression=found.expression, op=found.op,
-                    text=f"add field {name} = {found.expression} to tool {tool.name}",
+                    text=f"add field {name} = {found.expression} to tool {tool.name}{prose}",
                 ))
             elif work.exhausted:
                 item = item.model_copy(update={"reason": item.reason + " (derivation search skipped: "
