@@ -609,7 +609,7 @@ def test_a_derivations_evidence_names_each_operands_figure():
     item, _ = one("Other changed by -12.6 million.")
     assert [(e.path, e.raw, e.value) for e in item.evidence] == [("$.rows[1][1]", "44.1", "44.1"),
                                                                 ("$.rows[1][2]", "56.7", "56.7")]
-    assert "$.rows[1][1] - $.rows[1][2] = 44.1 - 56.7 in segments" in item.reason  # the worked figures
+    assert "$.rows[1][1] - $.rows[1][2] = 44.1 - 56.7 (x 1000000) in segments" in item.reason  # worked, in millions
     report = verify("Grants fell 15.01%.", PSU_NOTE,
                     question="What is the percentage change in the PSUs granted between February 2016 and October 2018?")
     assert "= (464888 - 547000) / 547000 * 100" in report.items[0].reason
@@ -668,6 +668,15 @@ def test_figures_asked_by_date_must_be_the_asked_thing_of_the_asked_date(paragra
     assert item.status == "unsupported", (item.status, item.reason)
 
 
+def test_figures_asked_by_date_are_not_read_past_a_bound():
+    from verifier.derive import MAX_PROSE_CLAUSES
+    psu = ["In February 2016, we granted 547,000 PSUs.", "In October 2018, we granted 464,888 PSUs."]
+    filler = [f"In 2018, committee {i} met." for i in range(MAX_PROSE_CLAUSES)]
+    question = "What is the percentage difference in the number of PSUs granted between February 2016 and October 2018?"
+    assert one("The answer is -15.01%.", {"paragraphs": psu + filler[:10]}, question=question)[0].status == "derived"
+    assert one("The answer is -15.01%.", {"paragraphs": psu + filler}, question=question)[0].status == "unsupported"
+
+
 def test_figures_asked_by_date_are_a_few_or_none():
     from verifier.derive import MAX_PROSE_ASKED
     teams = ["sales", "audit", "legal", "risk", "ops", "tax", "trading", "research", "credit", "treasury"]
@@ -705,10 +714,18 @@ def test_a_share_divides_by_the_grand_total_past_subtotals_and_blank_rows():
     regions = {"unit": "million", "columns": ["For the year ended", "2019", "2018"],
                "rows": [["Taiwan", "2,703", "3,918"], ["Japan", "958", "1,265"], ["Other Asia", "1,053", "1,266"],
                         ["Total Asia", "4,714", "6,449"], ["United States", "12,451", "17,116"],
-                        ["Hong Kong", "1,614", "1,761"], ["", "", ""], ["", "$18,779", "$25,326"]]}
+                        ["Hong Kong", "1,614", "1,761"], ["", "", ""], ["", "$18,779", "$25,326"], ["", "", ""]]}
     question = "What is the total percentage of revenue from Taiwan and Japan over total revenue in 2019?"
     assert one("The answer is 19.50%.", regions, question=question)[0].status == "derived"
     assert one("The answer is 77.66%.", regions, question=question)[0].status == "unsupported"  # over Total Asia
+    # a heading row starts another section with its own total
+    sections = {"unit": "million", "columns": ["", "2019", "2018"],
+                "rows": [["Revenue:", "", ""], ["Americas", "2,000", "1,800"], ["Europe", "1,500", "1,400"],
+                         ["Asia", "1,007", "900"], ["Total", "4,507", "4,100"], ["Operating income:", "", ""],
+                         ["Americas", "400", "380"], ["Europe", "300", "280"], ["Asia", "78", "70"],
+                         ["Total", "778", "730"]]}
+    question = "What is the percentage of total revenue from Americas and Europe in 2019?"
+    assert one("The answer is 77.66%.", sections, question=question)[0].status == "derived"
 
 
 @pytest.mark.parametrize(("paragraphs", "question", "answer", "status"), [
@@ -753,7 +770,29 @@ def test_a_share_divides_by_the_grand_total_past_subtotals_and_blank_rows():
     (["In February 2016, we granted 547,000 PSUs.", "In October 2018, we granted 464,888 PSUs."],
      "By how much did the PSUs granted change between February 2016 and October 2018?",
      "Grants rose 17.7%.", "unsupported"),
-    # within one paragraph too, by the years the text gives its figures
+    # a figure "up from" or "a year earlier" is not the opening date's; a change without "by"
+    (["In 2019, we granted 300,000 PSUs, up from 250,000 PSUs a year earlier.", "In 2020, we granted 412,000 PSUs."],
+     "What is the total number of PSUs granted in 2019 and 2020?", "The answer is 662,000.", "unsupported"),
+    (["In 2019, revenue grew 11% to $500 million from $450 million.", "In 2018, revenue was $437 million."],
+     "What was the change in revenue between 2018 and 2019?", "The answer is $13 million.", "unsupported"),
+    (["In 2019, revenue increased $50 million to $500 million.", "In 2018, revenue was $437 million."],
+     "What was the change in revenue between 2018 and 2019?", "The answer is $387 million.", "unsupported"),
+    # the words after a figure end where another phrase begins ("on revenue of")
+    (["In 2019, net income was $80 million on revenue of $500 million.",
+      "In 2018, net income was $70 million on revenue of $450 million."],
+     "What was the change in revenue between 2018 and 2019?", "The answer is $10 million.", "unsupported"),
+    (["In 2019, net income was $80 million on revenue of $500 million.",
+      "In 2018, net income was $70 million on revenue of $450 million."],
+     "What was the change in revenue between 2018 and 2019?", "The answer is $50 million.", "derived"),
+    # across dates, two figures of one date are no change even beside a third of another
+    (["In 2019, we granted 300,000 PSUs to executives.", "In 2019, we granted 120,000 PSUs to directors.",
+      "In 2018, we granted 200,000 PSUs."],
+     "What was the change in PSUs granted from 2018 to 2019?", "The answer is 180,000.", "unsupported"),
+    # within one paragraph too, by the years the text gives its figures or its clauses open with
+    (["In 2019, revenue was $500 million. In 2018, revenue was $450 million."],
+     None, "Revenue fell $50 million.", "unsupported"),
+    (["In 2019, revenue was $500 million. In 2018, revenue was $450 million."],
+     None, "Revenue rose $50 million.", "derived"),
     (["Marketing expense was $12.4 million in 2019 compared with $9.8 million in 2018."],
      None, "Marketing expense fell $2.6 million.", "unsupported"),
     (["Marketing expense was $12.4 million in 2019 compared with $9.8 million in 2018."],
@@ -783,6 +822,14 @@ def test_a_share_is_of_the_row_the_question_names_in_the_year_it_names():
     question = "What percentage of total lease payments is due in 2022?"
     assert one("The answer is 26.12%.", leases, question=question)[0].status == "derived"
     assert one("The answer is 24.78%.", leases, question=question)[0].status == "unsupported"  # 2023's
+    # a row named in other words, beside the total it is divided by; a ratio to the year before
+    costs = {"unit": "million", "columns": ["", "2019", "2018"],
+             "rows": [["Research and development", "613", "580"], ["Selling, general and administrative", "1,200", "1,100"],
+                      ["Total revenue", "5,123", "4,800"]]}
+    question = "What was R&D expense as a percentage of total revenue in 2019?"
+    assert one("The answer is 11.97%.", costs, question=question)[0].status == "derived"
+    question = "What was the ratio of total revenue in 2019 to the previous year?"
+    assert one("The answer is 1.07.", costs, question=question)[0].status == "derived"
 
 
 def test_a_return_over_years_ended_a_year_ends_in_it_on_the_named_row():

@@ -252,6 +252,9 @@ def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tup
         owner=f"the {yearquarter.text(held)} column of the row {named.label!r}, one value, not the computed one")
 
 
+#: A question that names the year before its year in words: "2019 to the previous year".
+_YEAR_BEFORE = re.compile(r"(?i)\b(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year\b|"
+                          r"\byear[- ]over[- ]year\b|\byoy\b|\ba year (?:earlier|before|ago)\b")
 _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 #: "the five years ended December 31, 2014", "the 3-year period ending 2019": a span
 #: of years back from the year named.
@@ -270,6 +273,7 @@ def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haysta
     asked = sorted({int(y) for y in yearquarter.YEAR_IN_TEXT.findall(question)})
     if not asked:
         return False
+    change = change or _YEAR_BEFORE.search(question) is not None  # "2019 to the previous year"
     low, high = (asked[0] - (1 if change else 0), asked[0]) if len(asked) == 1 else (asked[0], asked[-1])
     span = _SPAN.search(question)
     if span is not None:
@@ -302,21 +306,32 @@ def _periods_around(hay: Haystack, operands: tuple[LeafId, ...]) -> set[int]:
     return years
 
 
-def share_of_unnamed_row(question: str, numerator: LeafId, hay: Haystack) -> bool:
-    """Whether a share's own operand is in a row the question does not name while it
-    names rows of that table ("what percentage of total net sales came from Services"
-    is not answered by Licensing's share): at least half its label's words must be the
-    question's."""
-    found = _row_of(hay, numerator)
+def share_of_unnamed_row(question: str, operands: tuple[LeafId, ...], hay: Haystack,
+                         whole: bool = False) -> bool:
+    """Whether a share's own operand (the first) is in a row the question does not
+    name while it names another row of that table that is no operand ("what percentage
+    of total net sales came from Services" is not answered by Licensing's share; "R&D
+    as a percentage of total revenue" names only the total it divides by, so the
+    numerator's row may be named in other words). Named: all of a row's label words in
+    the question (a year labels a row too: "due in 2022"), or, for the share's own row,
+    at least half of them. With ``whole`` (a share of a whole column, which sums every
+    row) only the first operand's row is the share's own.)"""
+    found = _row_of(hay, operands[0])
     if found is None:
         return False
     table, row = found
-    words = frozenset(content_words(question))
-    if not any(r.stems and r.stems <= words for r in _tables(hay)[0].get(table, [])):
-        return False  # the question names no row of it (a year is no row's name: "due after 2014")
-    # a share's own row may be named by its year ("due in 2022" in a lease schedule)
-    words |= frozenset(yearquarter.YEAR_IN_TEXT.findall(question))
-    return not (row.stems and len(row.stems & words) * 2 >= len(row.stems))
+    words = frozenset(content_words(question)) | frozenset(yearquarter.YEAR_IN_TEXT.findall(question))
+    if row.stems and len(row.stems & words) * 2 >= len(row.stems):
+        return False
+    used = {hay.parent(hay.leaves[leaf].node) for leaf in (operands[:1] if whole else operands)}
+    return any(r.stems and r.stems <= words and r.node not in used and not r.stems <= _years_only(r.stems)
+               for r in _tables(hay)[0].get(table, []))
+
+
+def _years_only(stems: frozenset[str]) -> frozenset[str]:
+    """The stems that are years: a row named only by a year is no row a share is asked
+    against ("what percentage is due after 2014" names no row)."""
+    return frozenset(s for s in stems if _YEAR.fullmatch(s))
 
 
 def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...], hay: Haystack,

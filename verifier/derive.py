@@ -469,8 +469,14 @@ def _period(hay: Haystack, group: Group, i: int) -> tuple[int, int | None] | Non
     if group.kind != "text":
         return hay.period_of(leaf)
     value = group.values[i]
-    found = prose_periods.periods_of(hay, leaf, frozenset({value, CONTEXT.multiply(value, group.scale)}))
-    return next(iter(found)) if found is not None and len(found) == 1 else None
+    forms = frozenset({value, CONTEXT.multiply(value, group.scale)})
+    found = prose_periods.periods_of(hay, leaf, forms)
+    if found is not None:
+        return next(iter(found)) if len(found) == 1 else None
+    # a clause's opening date ("In 2019, revenue was $500 million. In 2018, ...")
+    years = frozenset(_YEAR.findall(hay.leaves[leaf].raw))
+    dated = {d.order[0] for run in prose_periods.dated_figures(hay, leaf, years) for d in run if d.forms & forms}
+    return (dated.pop(), None) if len(dated) == 1 else None
 
 
 def _value_of(group: Group, op: str, idx: tuple[int, ...]) -> Decimal:
@@ -746,7 +752,7 @@ def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
 
 
 #: A figure that is a change, not a level: "revenue increased by $50 million".
-_CHANGE_BY = re.compile(r"(?i)\bby\s*$")
+_CHANGE_BY = re.compile(r"(?i)\b(?:by|increased|decreased|rose|fell|grew|declined|dropped|up|down)\s*$")
 
 #: More clauses than this to read for a question's years, and the prose is not read for
 #: figures asked by date (50,000 dated paragraphs would take seconds).
@@ -1097,6 +1103,8 @@ def _make(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _Target
     paths = [hay.path(leaf) for leaf in leaves]
     percent = t.percent and op in ("percent_change", "ratio", "share")
     worked = _expression(op, [_figure(group.values[i]) for i in order], percent) if len(order) <= 6 else ""
+    if worked and group.scale != 1 and op not in ("percent_change", "ratio", "share"):
+        worked = f"{worked} (x {format(group.scale.normalize(), 'f')})"  # "14.0 + 10.0 (x 1000000000)"
     if op in ("total", "mean", "share") and group.kind == "column":
         whole = _column_path(hay, leaves[-1])  # every record of the array: one wildcard path
         paths = ([paths[0]] if op == "share" else []) + [whole]

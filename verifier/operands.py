@@ -96,7 +96,8 @@ def groups_of(hay: Haystack) -> list[Group]:
 def column_total(hay: Haystack, leaf: LeafId) -> LeafId | None:
     """The figure of a printed table cell's column in the last total row below it (a
     row :data:`_CLOSING_ROW` names, or one with figures and no label: the grand total,
-    not a subtotal such as "Total Asia" between), or None: the whole that "A and B over
+    not a subtotal such as "Total Asia" between; not past a heading row, whose section
+    has its own total), or None: the whole that "A and B over
     total net sales" divides by, when the question names the total only as "total"."""
     node = hay.leaves[leaf].node
     row, column = hay._parent[node], hay._segment[node]
@@ -108,6 +109,8 @@ def column_total(hay: Haystack, leaf: LeafId) -> LeafId | None:
     total = None
     for below in sorted(i for i in table if i > index):
         label = rows.label(table[below])
+        if label and not rows.has_figure(table[below]):
+            break  # a heading: the next section ("Operating income:") has its own total
         if not label or _CLOSING_ROW.search(label):
             # a blank spacer row has no figure in the column: not a total
             total = next((cell for cell in hay.children_leaves(table[below])

@@ -249,7 +249,8 @@ def _refused(state: State, mention: Mention, item: Item, found: Derivation) -> b
         return True
     if question and cells.outside_asked_years(question, found.operands, hay, found.op in _CHANGE_OPS):
         return True  # "between 2018 and 2019" is not answered with 2017's value
-    if question and found.op in ("share", "ratio") and cells.share_of_unnamed_row(question, found.operands[0], hay):
+    if question and found.op in ("share", "ratio") and cells.share_of_unnamed_row(
+            question, found.operands, hay, whole=found.op == "share"):
         return True  # "the share of Services" is not Licensing's
     said = state.period_flags.get(id(item))
     # 200 "in 2019" is the 2018 total: a computation explains it only from the figures

@@ -204,7 +204,8 @@ def _dated(clause: str, mentions: list[Mention],
         # December 2019 and December 2023"), or a word comparing it with another time
         if when is None and opened is not None and m.start > opened[2] and not any(
                 opened[2] < d.start < m.start or (m.end <= d.start < end and _OWN_DATE.search(clause, m.end, d.start))
-                for d in dates if d is not opened[3]) and not _COMPARED.search(clause, opened[2], m.start):
+                for d in dates if d is not opened[3]) and not _COMPARED.search(clause, opened[2], m.start) and not (
+                _EARLIER.search(clause, m.end, end)):
             when = opened[0], opened[1]
         if when:
             start = figures[k - 1].end if k else 0
@@ -215,13 +216,19 @@ def _dated(clause: str, mentions: list[Mention],
 
 
 #: Words that set a figure against another time than the clause's opening date.
-_COMPARED = re.compile(r"(?i)\b(?:compared|versus|vs\.?|prior[- ]year|previous[- ]year|year[- ]earlier|"
+_COMPARED = re.compile(r"(?i)\b(?:compared|versus|vs\.?|from|prior[- ]year|previous[- ]year|year[- ]earlier|"
                        r"last[- ]year|a year ago|prior period)\b")
+#: After a figure, in its own phrase: it is of another time ("250,000 PSUs a year earlier").
+_EARLIER = re.compile(r"(?i)\b(?:a\s+year\s+(?:earlier|before|ago)|(?:in\s+the\s+)?(?:prior|previous|preceding)\s+"
+                      r"(?:fiscal\s+)?(?:year|period)|last\s+year)\b")
 #: Just before a date that is a figure's own: "500,000 PSUs in", "... for the year ended".
 _OWN_DATE = re.compile(r"(?i)\b(?:in|for|during|as\s+of|as\s+at|at|ended|ending)\s+(?:the\s+)?"
                        r"(?:(?:fiscal\s+)?year\s+(?:ended|ending)\s+|fiscal\s+(?:year\s+)?)?$")
 #: What ends a figure's own phrase: punctuation, and the words that join two.
 _PHRASE_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|while|whereas|for|to|from|versus)\b", re.IGNORECASE)
+#: After a figure its phrase also ends where another begins: "$80 million on revenue of".
+_AFTER_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|while|whereas|for|to|from|versus|on|of|at|with|in)\b",
+                          re.IGNORECASE)
 
 
 def _near(clause: str, start: int, at: int, end: int, stop: int) -> tuple[str, str]:
@@ -230,7 +237,7 @@ def _near(clause: str, start: int, at: int, end: int, stop: int) -> tuple[str, s
     "PSUs with"; "senior notes of" $10.0 "billion in fiscal"; not "shares for" $50
     million."""
     before = _PHRASE_BREAK.split(clause[start:at])[-1].split()[-3:]
-    after = _PHRASE_BREAK.split(clause[end:stop])[0].split()[:3]
+    after = _AFTER_BREAK.split(clause[end:stop])[0].split()[:3]
     return " ".join(before), " ".join(after)
 
 
