@@ -595,6 +595,8 @@ PSU_NOTE = {"unit": "thousand", "paragraphs": [
      "unsupported"),  # altered
     ("What is the percentage difference in the number of PSUs granted between March 2016 and October 2018?",
      "The answer is -15.01%.", "unsupported"),  # February's figure is not asked for
+    ("What is the percentage difference in the number of PSUs granted between 2016 and 2018?",
+     "The answer is -15.01%.", "derived"),  # no month named: the years name them
     (None, "The answer is -15.01%.", "unsupported"),  # figures of two paragraphs, unasked
 ])
 def test_figures_the_question_names_by_date_combine_across_paragraphs(question, answer, status):

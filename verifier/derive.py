@@ -712,7 +712,7 @@ def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
     February 2016, we granted 547,000 PSUs" and "In October 2018, we granted 464,888
     PSUs", two paragraphs apart. Each figure must be dated by its clause
     (:func:`prose_periods.dated_figures`) with a date whose every word (month, year)
-    the question names, and the words beside it (:func:`_what`) must share one with the
+    the question names (its year, when the question names no month), and the words beside it (:func:`_what`) must share one with the
     question that is not boilerplate ("the Company", "million"). Amounts of money and
     counts are kept apart. Like cells named along both axes, any operation may combine
     them (kind ``asked``), but a change needs two dates, and a word of direction the
@@ -721,6 +721,9 @@ def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
     years = prose_periods.when_words(" ".join(w for w in asked if w.isdigit()))
     if not years:
         return []  # no year named: nothing is asked by date
+
+    # a question naming no month names a figure of "April 2019" by "2019"
+    loose = _ALL_WHEN if not asked & _ALL_WHEN else frozenset()
 
     def make() -> list[Group]:
         index = _cached(hay, ("years_in_text", 0), lambda: _years_in_text(hay))
@@ -731,7 +734,7 @@ def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
         for leaf in leaves:
             for run in prose_periods.dated_figures(hay, leaf, years):
                 for dated, what in zip(run, _what(run), strict=True):
-                    if not (dated.when <= asked and what & asked) or _CHANGE_BY.search(dated.before):
+                    if not ((dated.when - loose) <= asked and what & asked) or _CHANGE_BY.search(dated.before):
                         continue
                     held = held_figure(hay.text_values[leaf], dated.forms)
                     if held is not None:
