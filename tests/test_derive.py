@@ -844,3 +844,31 @@ def test_a_return_over_years_ended_a_year_ends_in_it_on_the_named_row():
     assert one("The answer is 105.14%.", graph, question=question)[0].status == "unsupported"  # the index's
     three = question.replace("five", "three")
     assert one("The answer is 105.93%.", graph, question=three)[0].status == "unsupported"  # five years'
+
+
+def test_fourth_review_correct_answers_stay_derived():
+    balance = {"unit": "million", "columns": ["", "2019", "2018"],
+               "rows": [["Cash", "1,000.0", "900.0"], ["Accounts receivable, net", "2,214.7", "2,000.0"],
+                        ["Inventory", "3,201.1", "3,000.0"], ["Total current assets", "6,415.8", "5,900.0"],
+                        ["Property", "8,926.3", "8,000.0"], ["Total assets", "15,342.1", "13,900.0"]]}
+    # "Total assets" lies inside the named "total current assets": it names no other row
+    question = "What percentage of total current assets were receivables in 2019?"
+    assert one("The answer is 34.52%.", balance, question=question)[0].status == "derived"
+    records = {"unit": "million", "data": [{"fiscal_year": 2019, "inventory": 3117.9},
+                                           {"fiscal_year": 2018, "inventory": 2655.1}]}
+    item, _ = one("The answer is $2,886.5 million.", records, question="What was the average inventory in 2019?")
+    assert item.status == "derived", item.reason  # "the 2019 average" takes 2018 too
+    income = {"unit": "million", "columns": ["", "2019", "2018"],
+              "rows": [["Revenue", "5,123.4", "4,711.9"], ["Cost of sales", "3,000.0", "2,800.0"]]}
+    question = "What was the ratio of revenue in 2019 to the year before?"
+    assert one("The answer is 1.087.", income, question=question)[0].status == "derived"
+    graph = {"columns": ["", "2014", "2015", "2016", "2017", "2018", "2019"],
+             "rows": [["Company", "100.00", "110.00", "130.00", "150.00", "170.00", "187.43"],
+                      ["S&P 500", "100.00", "101.00", "113.00", "138.00", "132.00", "173.86"]]}
+    question = "By how much did the company outperform the S&P 500 in 2019?"
+    assert one("The answer is 13.57.", graph, question=question)[0].status == "derived"  # the index is named
+    charges = {"paragraphs": ["In 2019, the Company recorded $12.3 million of restructuring charges.",
+                              "In 2018, the Company recorded $8.7 million of restructuring charges."]}
+    question = "What was the change in restructuring charges from 2018 to 2019?"
+    assert one("The answer is $3.6 million.", charges, question=question)[0].status == "derived"  # "million of"
+    assert one("The answer is $3.7 million.", charges, question=question)[0].status == "unsupported"

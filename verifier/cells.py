@@ -254,7 +254,8 @@ def _check_computed(mention: Mention, item: Item, hay: Haystack, cells: list[tup
 
 #: A question that names the year before its year in words: "2019 to the previous year".
 _YEAR_BEFORE = re.compile(r"(?i)\b(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year\b|"
-                          r"\byear[- ]over[- ]year\b|\byoy\b|\ba year (?:earlier|before|ago)\b")
+                          r"\byear[- ]over[- ]year\b|\byoy\b|\b(?:a|the)\s+year\s+(?:earlier|before|ago)\b|"
+                          r"\byear[- ]ago\b")
 _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 #: "the five years ended December 31, 2014", "the 3-year period ending 2019": a span
 #: of years back from the year named.
@@ -324,8 +325,12 @@ def share_of_unnamed_row(question: str, operands: tuple[LeafId, ...], hay: Hayst
     if row.stems and len(row.stems & words) * 2 >= len(row.stems):
         return False
     used = {hay.parent(hay.leaves[leaf].node) for leaf in (operands[:1] if whole else operands)}
+    rows = _tables(hay)[0].get(table, [])
+    used_stems = [r.stems for r in rows if r.node in used]
+    # a named row is another row unless it is an operand or its words are an operand's
+    # ("Total assets" inside "total current assets", the total divided by)
     return any(r.stems and r.stems <= words and r.node not in used and not r.stems <= _years_only(r.stems)
-               for r in _tables(hay)[0].get(table, []))
+               and not any(r.stems <= u for u in used_stems) for r in rows)
 
 
 def _years_only(stems: frozenset[str]) -> frozenset[str]:
@@ -370,9 +375,15 @@ def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack, totall
             named = _asked_row(hay, table, words)
             if named is not None and named.node != row.node and not (
                     row.stems and row.stems <= words and not row.stems <= _WHEN_STEMS) and not (
-                    totalled and _totals(hay, table, named, row)):
+                    totalled and _totals(hay, table, named, row)) and not _named_by_name(row, question):
                 return True
     return False
+
+
+def _named_by_name(row: _Row, question: str) -> bool:
+    """Whether a row labelled by a name with a number ("S&P 500": no content words)
+    is named by the question writing that name."""
+    return row.stems == frozenset({row.label.lower()}) and row.label.lower() in question.lower()
 
 
 def _totals(hay: Haystack, table: int, total: _Row, row: _Row) -> bool:

@@ -171,7 +171,7 @@ def stale_stage(state: State) -> None:
 _ONE_ROW_OPS = frozenset({"difference", "percent_change", "average", "mean", "mean_difference"})
 #: Operations over a year and the one before it: a single year named allows the year
 #: before ("the change in 2019", "the 2019 average" balance); "the share in 2019" does not.
-_CHANGE_OPS = frozenset({"difference", "percent_change", "average", "mean_difference", "sum_change"})
+_CHANGE_OPS = frozenset({"difference", "percent_change", "average", "mean", "mean_difference", "sum_change"})
 
 
 def derive_stage(state: State) -> None:

@@ -226,6 +226,10 @@ _OWN_DATE = re.compile(r"(?i)\b(?:in|for|during|as\s+of|as\s+at|at|ended|ending)
                        r"(?:(?:fiscal\s+)?year\s+(?:ended|ending)\s+|fiscal\s+(?:year\s+)?)?$")
 #: What ends a figure's own phrase: punctuation, and the words that join two.
 _PHRASE_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|while|whereas|for|to|from|versus)\b", re.IGNORECASE)
+#: What right after a figure still says what it is: "million of", "in" ("$45.6 million
+#: in stock-based compensation").
+_OWN_OF = re.compile(r"^\s*(?:(?:million|billion|thousand|shares?|units?)\s+)?(?:of|in)\s+(?!(?:fiscal\s+)?\d)",
+                     re.IGNORECASE)
 #: After a figure its phrase also ends where another begins: "$80 million on revenue of".
 _AFTER_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|while|whereas|for|to|from|versus|on|of|at|with|in)\b",
                           re.IGNORECASE)
@@ -237,7 +241,8 @@ def _near(clause: str, start: int, at: int, end: int, stop: int) -> tuple[str, s
     "PSUs with"; "senior notes of" $10.0 "billion in fiscal"; not "shares for" $50
     million."""
     before = _PHRASE_BREAK.split(clause[start:at])[-1].split()[-3:]
-    after = _AFTER_BREAK.split(clause[end:stop])[0].split()[:3]
+    # "$12.3 million of restructuring charges": its own "of" or "in" is no break
+    after = _AFTER_BREAK.split(_OWN_OF.sub("", clause[end:stop], count=1))[0].split()[:3]
     return " ".join(before), " ".join(after)
 
 
