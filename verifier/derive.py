@@ -712,12 +712,14 @@ def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
     February 2016, we granted 547,000 PSUs" and "In October 2018, we granted 464,888
     PSUs", two paragraphs apart. Each figure must be dated by its clause
     (:func:`prose_periods.dated_figures`) with a date whose every word (month, year)
-    the question names (its year, when the question names no month), and the words beside it (:func:`_what`) must share one with the
-    question that is not boilerplate ("the Company", "million"). Amounts of money and
-    counts are kept apart. Like cells named along both axes, any operation may combine
-    them (kind ``asked``), but a change needs two dates, and a word of direction the
-    later less the earlier (``Group.order``). Made once per haystack and question; past
-    :data:`MAX_PROSE_CLAUSES` clauses to read, none is read (no group)."""
+    the question names (only its year, when the question names no month); the words
+    beside it (:func:`_what`) must share one with the question that is not boilerplate
+    ("the Company", "million"); a change ("increased by $50 million") is no level.
+    Amounts of money and counts are kept apart. Like cells named along both axes, any
+    operation may combine them (kind ``asked``), but a change needs two dates, and a
+    word of direction the later less the earlier (``Group.order``). Made once per
+    haystack and question; past :data:`MAX_PROSE_CLAUSES` clauses to read, none is read
+    (no group)."""
     years = prose_periods.when_words(" ".join(w for w in asked if w.isdigit()))
     if not years:
         return []  # no year named: nothing is asked by date
@@ -765,10 +767,10 @@ MAX_PROSE_CLAUSES = 200
 def _what(run: list[prose_periods.Dated]) -> list[frozenset[str]]:
     """What each dated figure of one clause is, as words: those right beside it
     ("granted 464,888 PSUs", "120,000 RSUs"; no digits, no boilerplate, not its date),
-    and for a "respectively" list the clause's subject.
-    A figure with none takes the previous figure's when nothing but dates and
-    boilerplate stands between them ("$10.0 billion in fiscal 2018, and $14.0 billion
-    in fiscal 2017": both senior notes), else it has none."""
+    and for a "respectively" list the clause's subject. A figure with none takes the
+    previous figure's when nothing but dates and boilerplate stands between them
+    ("$10.0 billion in fiscal 2018, and $14.0 billion in fiscal 2017": both senior
+    notes), else it has none."""
     skip = stoplists.load("generic_figure_words")
 
     def words(text: str, when: frozenset[str]) -> frozenset[str]:

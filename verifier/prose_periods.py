@@ -181,8 +181,8 @@ def _dated(clause: str, mentions: list[Mention],
            periods: list[tuple[frozenset[Decimal], Period]], listed: bool) -> list[Dated]:
     """The clause's figures whose date it gives, each with the text around it. A
     figure the clause pairs with a year ("500,000 PSUs in 2018", "respectively") has
-    that year; the others, up to the clause's next date, the date it opens with ("In
-    April 2019, we granted 346,453 PSUs")."""
+    that year; another has the year or month the clause opens with ("In April 2019, we
+    granted 346,453 PSUs"), unless the clause dates it otherwise (:func:`_covered`)."""
     figures = [m for m in mentions if m.kind in NUMERIC_KINDS and m.num_forms]
     own: dict[int, tuple[frozenset[str], tuple[int, int]]] = {}
     at = 0
@@ -198,14 +198,7 @@ def _dated(clause: str, mentions: list[Mention],
     for k, m in enumerate(figures):
         end = figures[k + 1].start if k + 1 < len(figures) else len(clause)
         when = own.get(id(m))
-        # the opening date covers a figure unless the clause dates it otherwise: another
-        # date between them, or after it in its own phrase ("compared with 500,000 PSUs
-        # in the year ended December 31, 2018"; not "targets to be achieved between
-        # December 2019 and December 2023"), or a word comparing it with another time
-        if when is None and opened is not None and m.start > opened[2] and not any(
-                opened[2] < d.start < m.start or (m.end <= d.start < end and _OWN_DATE.search(clause, m.end, d.start))
-                for d in dates if d is not opened[3]) and not _COMPARED.search(clause, opened[2], m.start) and not (
-                _EARLIER.search(clause, m.end, end)):
+        if when is None and opened is not None and _covered(clause, m, end, opened[2], opened[3], dates):
             when = opened[0], opened[1]
         if when:
             start = figures[k - 1].end if k else 0
@@ -213,6 +206,20 @@ def _dated(clause: str, mentions: list[Mention],
             out.append(Dated(_values(m), when[0], when[1], *_near(clause, start, m.start, m.end, end),
                              clause[start:m.start] if k else None, m.kind == "amount", subject))
     return out
+
+
+def _covered(clause: str, figure: Mention, end: int, after: int, opener: Mention, dates: list[Mention]) -> bool:
+    """Whether the date a clause opens with (ending at ``after``) is that of
+    ``figure`` (whose phrase ends at ``end``, the next figure): not when another date
+    stands between them, or after the figure in its own phrase ("compared with 500,000
+    PSUs in the year ended December 31, 2018"; not "targets to be achieved between
+    December 2019 and December 2023"), nor when a word sets it against another time
+    ("up from 250,000", "a year earlier")."""
+    if figure.start <= after or _COMPARED.search(clause, after, figure.start) or _EARLIER.search(
+            clause, figure.end, end):
+        return False
+    return not any(after < d.start < figure.start or (figure.end <= d.start < end and _OWN_DATE.search(
+        clause, figure.end, d.start)) for d in dates if d is not opener)
 
 
 #: Words that set a figure against another time than the clause's opening date.
@@ -237,9 +244,10 @@ _AFTER_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|while|whereas|for|to|from|ve
 
 def _near(clause: str, start: int, at: int, end: int, stop: int) -> tuple[str, str]:
     """Up to three words before a figure and three after it, within its own phrase
-    (not past punctuation, "and", "for", "to", or another figure): "we granted" 547,000
-    "PSUs with"; "senior notes of" $10.0 "billion in fiscal"; not "shares for" $50
-    million."""
+    (not past punctuation, "and", "for", "to", or another figure; after it, not past
+    "on", "of", "with" either, but its own "million of"): "we granted" 547,000 "PSUs";
+    "senior notes of" $10.0 "billion"; $12.3 "restructuring charges"; not "shares for"
+    $50 million."""
     before = _PHRASE_BREAK.split(clause[start:at])[-1].split()[-3:]
     # "$12.3 million of restructuring charges": its own "of" or "in" is no break
     after = _AFTER_BREAK.split(_OWN_OF.sub("", clause[end:stop], count=1))[0].split()[:3]
