@@ -316,7 +316,8 @@ def share_of_unnamed_row(question: str, operands: tuple[LeafId, ...], hay: Hayst
     numerator's row may be named in other words). Named: all of a row's label words in
     the question (a year labels a row too: "due in 2022"), or, for the share's own row,
     at least half of them. With ``whole`` (a share of a whole column, which sums every
-    row) only the first operand's row is the share's own.)"""
+    row) only the first operand's row is the share's own. A row whose words lie inside
+    an operand's ("Total assets" inside "Total current assets") names no other row."""
     found = _row_of(hay, operands[0])
     if found is None:
         return False
