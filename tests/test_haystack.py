@@ -220,3 +220,15 @@ def test_a_weighted_average_column_is_not_a_weight():
     assert not h.is_percent(price)
     w = Haystack({"holdings": [{"symbol": "AAPL", "weight": 12.5}]})
     assert w.is_percent(next(i for i, leaf in enumerate(w.leaves) if leaf.key == "weight"))
+
+
+def test_an_answer_copying_a_label_with_its_footnote_marker_reads_no_figure_in_it():
+    from verifier import verify
+    table = {"columns": ["", "2019", "2018"], "rows": [["Net income (1)", "5.2", "4.8"], ["Net change", "(12)", "3"]]}
+    items = verify("Net income (1) was 5.2 in 2019.", table).items
+    assert [(i.text, i.status) for i in items if i.kind != "date"] == [("5.2", "exact")]
+    # a label the data does not print with that marker: the "(1)" is read, and not found
+    items = verify("Revenue (1) was 5.2.", table).items
+    assert [(i.text, i.status) for i in items] == [("(1)", "unsupported"), ("5.2", "exact")]
+    items = verify("Net change was (12) in 2019.", table).items  # an accounting negative stays one
+    assert [(i.text, i.status) for i in items if i.kind != "date"] == [("(12)", "exact")]

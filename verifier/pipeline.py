@@ -10,13 +10,15 @@ second opinion on high-stakes sentences, only when a judge is configured), ``sco
 from __future__ import annotations
 
 import bisect
+import re
 import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from normalizers import NormalizeError, number_symbols
+from normalizers import NormalizeError, number_symbols, quotes
+from normalizers._text import fold
 
 from . import cells, conflicts, polarity, yearquarter
 from . import question as asked
@@ -91,9 +93,27 @@ class State:
 def extract_stage(state: State) -> None:
     """Read the answer's values."""
     ex = extractor(state.locale, tuple(state.policy.extra_stopwords))
-    state.mentions = ex.extract(
+    state.mentions = [m for m in ex.extract(
         state.answer, years=state.policy.check_years, quoted=state.policy.check_quotes
-    )
+    ) if not _copied_marker(state, m)]
+
+
+_MARKER = re.compile(r"\(\d{1,2}\)")
+_LABEL_BEFORE = re.compile(r"(?:[^\W\d_][\w&'.-]*[ \t]+){1,4}$")
+
+
+def _copied_marker(state: State, mention: Mention) -> bool:
+    """Whether a bracketed one- or two-digit number is a table label's footnote marker
+    the answer copied with its label ("Net income (1) was $5.2 million", where the data
+    has the row "Net income (1)"), not an accounting negative: the label and the marker
+    are in the data together."""
+    if mention.kind != "number" or not _MARKER.fullmatch(mention.text):
+        return False
+    words = _LABEL_BEFORE.search(state.answer, max(0, mention.start - 60), mention.start)
+    if words is None:
+        return False
+    phrase = quotes.normalize(fold(words.group() + mention.text))
+    return state.haystack.find_text(phrase) is not None
 
 
 def match_stage(state: State) -> None:
