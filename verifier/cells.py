@@ -106,8 +106,7 @@ def _question_periods(ex: Extractor, question: str) -> tuple[Period, ...]:
 def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, ex: Extractor
           ) -> list[tuple[Mention, Item]]:
     """Pairs with values from cells the question does not point at marked misattributed."""
-    # a row labelled by a year ("2023" in a lease schedule) is named by the year
-    asked_words = frozenset(content_words(question)) | frozenset(yearquarter.YEAR_IN_TEXT.findall(question))
+    asked_words = _question_words(question)
     computes = _computes(question)
     periods = asked_periods = _question_periods(ex, question)
     if (RELATIVE_PERIOD.search(answer) or _COMPARISON.search(answer)
@@ -266,8 +265,8 @@ def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haysta
     """Whether a derivation uses a period the question does not ask about: an operand
     dated outside the years it names (from the earliest to the latest; for a
     ``change`` or a two-year average, a single year also allows the year before it,
-    "the change in 2019", "the 2019 average"; "the share in 2019" does not). Only when the question's years are periods of the
-    operands' own rows or columns ("notes due 2024" beside 2019 and 2018 columns says
+    "the change in 2019", "the 2019 average"; "the share in 2019" does not). Only when
+    the question's years are periods of the operands' own rows or columns ("notes due 2024" beside 2019 and 2018 columns says
     nothing about them; "due in 2022" in a table of rows 2021 ... 2025 does). A change
     of two-year averages reaches one year further back; "the five years ended 2014"
     runs five years back from 2014, and ends in 2014."""
@@ -295,15 +294,11 @@ def _periods_around(hay: Haystack, operands: tuple[LeafId, ...]) -> set[int]:
     years = set()
     for leaf in operands:
         node = hay.leaves[leaf].node
-        row = hay.parent(node)
-        years |= {p[0] for cell in hay.children_leaves(row) if (p := hay.period_of(cell)) is not None}
-        column = hay.segment(node)
-        table = hay.parent(row) if row >= 0 else -1
-        if isinstance(column, int) and table >= 0 and isinstance(hay.segment(row), int):
-            found = _row_of(hay, leaf)
-            if found is not None:
-                years |= {p[0] for r in _tables(hay)[0].get(found[0], []) for cell in hay.children_leaves(r.node)
-                          if hay.segment(hay.leaves[cell].node) == column and (p := hay.period_of(cell)) is not None}
+        years |= {p[0] for cell in hay.children_leaves(hay.parent(node)) if (p := hay.period_of(cell)) is not None}
+        column, found = hay.segment(node), _row_of(hay, leaf)
+        if isinstance(column, int) and found is not None:
+            years |= {p[0] for r in _tables(hay)[0].get(found[0], []) for cell in hay.children_leaves(r.node)
+                      if hay.segment(hay.leaves[cell].node) == column and (p := hay.period_of(cell)) is not None}
     return years
 
 
@@ -322,7 +317,7 @@ def share_of_unnamed_row(question: str, operands: tuple[LeafId, ...], hay: Hayst
     if found is None:
         return False
     table, row = found
-    words = frozenset(content_words(question)) | frozenset(yearquarter.YEAR_IN_TEXT.findall(question))
+    words = _question_words(question)
     if row.stems and len(row.stems & words) * 2 >= len(row.stems):
         return False
     used = {hay.parent(hay.leaves[leaf].node) for leaf in (operands[:1] if whole else operands)}
@@ -332,6 +327,12 @@ def share_of_unnamed_row(question: str, operands: tuple[LeafId, ...], hay: Hayst
     # ("Total assets" inside "total current assets", the total divided by)
     return any(r.stems and r.stems <= words and r.node not in used and not r.stems <= _years_only(r.stems)
                and not any(r.stems <= u for u in used_stems) for r in rows)
+
+
+def _question_words(question: str) -> frozenset[str]:
+    """What a question names rows by: its content words, and its years (a row labelled
+    "2023" in a lease schedule is named by the year)."""
+    return frozenset(content_words(question)) | frozenset(yearquarter.YEAR_IN_TEXT.findall(question))
 
 
 def _years_only(stems: frozenset[str]) -> frozenset[str]:

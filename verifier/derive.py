@@ -42,7 +42,7 @@ import stoplists
 from normalizers import tickers
 from normalizers.numbers import CONTEXT, exponent
 
-from . import compound, prose_periods
+from . import compound, prose_periods, yearquarter
 from .attribute import same_entity
 from .extract import Mention
 from .haystack import Haystack, LeafId, key_scale
@@ -452,15 +452,16 @@ def _earlier(hay: Haystack, group: Group, a: int, b: int) -> bool:
     (both dated, and differently): by their column or record, or, for figures of one
     paragraph, by the year the text gives each ("$9.8 million in 2019 compared with
     $12.4 million in 2018")."""
-    pa, pb = _period(hay, group, a), _period(hay, group, b)
-    if pa is None or pb is None or pa == pb:
-        return False
-    return (pa[0], pa[1] or 0) < (pb[0], pb[1] or 0)
+    return _before(_period(hay, group, a), _period(hay, group, b))
 
 
 def _earlier_leaf(hay: Haystack, a: LeafId, b: LeafId) -> bool:
     """Whether the data dates cell ``a`` before cell ``b`` (by column or record)."""
-    pa, pb = hay.period_of(a), hay.period_of(b)
+    return _before(hay.period_of(a), hay.period_of(b))
+
+
+def _before(pa: tuple[int, int | None] | None, pb: tuple[int, int | None] | None) -> bool:
+    """Whether period ``pa`` comes before ``pb`` (both known)."""
     return pa is not None and pb is not None and (pa[0], pa[1] or 0) < (pb[0], pb[1] or 0)
 
 
@@ -474,7 +475,7 @@ def _period(hay: Haystack, group: Group, i: int) -> tuple[int, int | None] | Non
     if found is not None:
         return next(iter(found)) if len(found) == 1 else None
     # a clause's opening date ("In 2019, revenue was $500 million. In 2018, ...")
-    years = frozenset(_YEAR.findall(hay.leaves[leaf].raw))
+    years = frozenset(yearquarter.YEAR_IN_TEXT.findall(hay.leaves[leaf].raw))
     dated = {d.order[0] for run in prose_periods.dated_figures(hay, leaf, years) for d in run if d.forms & forms}
     return (dated.pop(), None) if len(dated) == 1 else None
 
@@ -785,8 +786,7 @@ def _what(run: list[prose_periods.Dated]) -> list[frozenset[str]]:
 
 
 #: Month names: date words, never what a figure is.
-_ALL_WHEN = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september",
-                       "october", "november", "december"])
+_ALL_WHEN = frozenset(prose_periods.MONTHS)
 
 
 def _years_in_text(hay: Haystack) -> dict[str, list[LeafId]]:
@@ -795,12 +795,9 @@ def _years_in_text(hay: Haystack) -> dict[str, list[LeafId]]:
     for leaf in hay.text_values:
         text = hay.leaves[leaf].raw
         if len(text) <= prose_periods.MAX_TEXT:
-            for year in set(_YEAR.findall(text)):
+            for year in set(yearquarter.YEAR_IN_TEXT.findall(text)):
                 index[year].append(leaf)
     return index
-
-
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Group],
@@ -853,14 +850,12 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
     if not chances.believed(max_chance):
         return None
     found, t = hit
-    expression = found.template.format(*(hay.path(c.leaf) for c in found.cells))
-    if t.percent and not t.additive:
-        expression = f"({expression}) * 100"
-    worked = found.template.format(*(_figure(c.value) for c in found.cells))
-    if t.percent and not t.additive:
-        worked = f"({worked}) * 100"
-    return Derivation(found.op, tuple(c.leaf for c in found.cells), expression, "asked", t.value,
-                      tuple(c.value for c in found.cells), worked)
+    def written(operands: list[str]) -> str:  # the expression over paths, or figures
+        text = found.template.format(*operands)
+        return f"({text}) * 100" if t.percent and not t.additive else text
+    return Derivation(found.op, tuple(c.leaf for c in found.cells), written([hay.path(c.leaf) for c in found.cells]),
+                      "asked", t.value, tuple(c.value for c in found.cells),
+                      written([_figure(c.value) for c in found.cells]))
 
 
 #: Operations each cue brings forward (pair operations and group statistics).

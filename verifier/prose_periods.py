@@ -58,8 +58,9 @@ _OPENER = re.compile(
         (?:fiscal\s+(?:year\s+)?|financial\s+year\s+|year\s+)?$""",
     re.IGNORECASE | re.VERBOSE)
 _WHEN_WORD = re.compile(r"[a-z]+|\d+")
-_MONTHS = frozenset(["january", "february", "march", "april", "may", "june", "july", "august",
-                     "september", "october", "november", "december"])
+#: Month names, in order (a month's number is its place here plus one).
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +140,7 @@ def clauses_naming(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> int:
 def when_words(text: str) -> frozenset[str]:
     """The words that say when: month names and years ("April 2019" -> april, 2019)."""
     return frozenset(w for w in _WHEN_WORD.findall(text.lower())
-                     if w in _MONTHS or (len(w) == 4 and w.isdigit() and 1900 <= int(w) <= 2100))
+                     if w in MONTHS or (len(w) == 4 and w.isdigit() and 1900 <= int(w) <= 2100))
 
 
 #: (leaf, clause start) -> what the clause says (:func:`_clause`)
@@ -269,12 +270,10 @@ def _opened_by(clause: str, mentions: list[Mention]) -> tuple[frozenset[str], tu
     years = [int(w) for w in when if w.isdigit()]
     if len(years) != 1:
         return None
-    month = next((i + 1 for i, name in enumerate(_MONTH_ORDER) if name in when), 0)
+    month = next((i + 1 for i, name in enumerate(MONTHS) if name in when), 0)
     return when, (years[0], month), dates[0].end, dates[0]
 
 
-_MONTH_ORDER = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-                "october", "november", "december")
 #: A date naming part of a year: a quarter, a half.
 _PART_OF_YEAR = re.compile(r"(?i)\b(?:q[1-4]|[1-4]q|h[12]|quarter|half|first|second|third|fourth)\b")
 
