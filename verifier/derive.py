@@ -606,10 +606,16 @@ def _cross_named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> l
     out = []
     for group in family:
         keep = []
+        # a row under titles that differ ("December 31, 2019" and "... 2018" over
+        # "Carrying Amount | Fair Value"): a cell is named by its title and its name
+        titled = group.kind == "record" and len({hay.titles_of(leaf) for leaf in group.leaves}) > 1
         for i, leaf in enumerate(group.leaves):
             entry = hay.leaves[leaf]
             if group.kind == "record":
                 words = label_words(entry.key or "")
+                titles = hay.titles_of(leaf) if titled else ()
+                if titles and not _is_named(label_words(" ".join(titles)), focus):
+                    continue
             else:
                 words = label_words(record_label(hay, entry.node).replace("_", " "))
             if _is_named(words, focus):

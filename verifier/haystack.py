@@ -11,7 +11,9 @@ indexed so that every lookup is a hash or a bisect, never a scan of the JSON tex
   keys), security codes, array lengths, and the text of every string (for quotes).
 - Column tables ``{"columns": [...], "rows": [[...]]}`` (also ``headers``/``fields``
   with ``data``/``values``) are leaves like any other: ``$.rows[2][3]``, with the
-  column header as the leaf's key.
+  column header as the leaf's key. Titles printed above the columns (``header_rows``)
+  and rows that open a section ("June 30, 2018") date the cells below them, see
+  :mod:`verifier.table_layout`.
 
 The walk is iterative (no recursion limit) and paths are built only for leaves that
 become evidence: each node keeps its parent and its key.
@@ -33,7 +35,7 @@ import regex
 from normalizers import NormalizeError, amounts, dates, numbers, periods, quotes, tickers
 from normalizers._text import fold
 
-from . import yearquarter
+from . import table_layout, yearquarter
 from ._errors import InputError, LimitError
 from .extract import Extractor, extractor
 
@@ -192,6 +194,9 @@ class Haystack:
         self.tool_scale: dict[int, Decimal] = {}  # tool index -> scale from a unit field
         self.key_leaves: set[LeafId] = set()  # leaves that are object keys, not values
         self._header_nodes: set[int] = set()  # a table's header lists ("columns" beside "rows")
+        #: a table cell's titles, top first: spanning header rows and section rows
+        #: ("December 31, 2018" over "Carrying Amount"), see verifier.table_layout
+        self._titles: dict[int, tuple[str, ...]] = {}
         self._plain: list[tuple[Decimal, NumRef]] = []  # the tool being read's numbers as written
         #: each numeric leaf's own number as written (a percent string "4.00%" -> 4.00):
         #: the operands the derive stage combines
@@ -265,14 +270,18 @@ class Haystack:
             child_scale = key_scale(key) or scale
             if headers is not None and key in _TABLE_ROWS and isinstance(child, (list, tuple)):
                 self.counts[len(child)].append((tool.index, child_node))
+                read = table_layout.layout(child, headers, obj.get("header_rows"), is_period_label)
                 for r in range(len(child) - 1, -1, -1):
                     row, row_node = child[r], self._node(child_node, r)
                     if isinstance(row, (list, tuple)):
                         self.counts[len(row)].append((tool.index, row_node))
+                        names, titles = read[r]
                         for c in range(len(row) - 1, -1, -1):
-                            header = headers[c] if c < len(headers) else None
-                            stack.append((row[c], self._node(row_node, c), header,
-                                          key_scale(header) or child_scale))
+                            header = names[c] if c < len(names) else None
+                            cell_node = self._node(row_node, c)
+                            if c < len(titles) and titles[c]:
+                                self._titles[cell_node] = titles[c]
+                            stack.append((row[c], cell_node, header, key_scale(header) or child_scale))
                     else:
                         stack.append((row, row_node, key, child_scale))
             else:
@@ -554,12 +563,17 @@ class Haystack:
         """The JSONPath of a leaf."""
         return self.path_of_node(self.leaves[leaf].node)
 
+    def titles_of(self, leaf: LeafId) -> tuple[str, ...]:
+        """The titles printed above a table cell's column or section, top first."""
+        return self._titles.get(self.leaves[leaf].node, ())
+
     def period_of(self, leaf: LeafId) -> tuple[int, int | None] | None:
         """(year, quarter or None) of the nearest enclosing record that states a period:
         a year/quarter/period/date field among its fields ({"fiscal_year": 2025},
         {"period": "Q3 2025"}), or a key that is one ({"2025": {...}}). None when no
         enclosing record states one. A column header that is a year ("2025") is the
-        period of the cells under it, and so is a row label that is one."""
+        period of the cells under it, and so is a row label that is one, and then a
+        title printed above the column or section (:mod:`verifier.table_layout`)."""
         entry = self.leaves[leaf]
         if entry.key and leaf not in self.key_leaves:
             own = _year_quarter(entry.key.strip())
@@ -574,6 +588,11 @@ class Haystack:
                     if label is not None:
                         return label
                     break
+        for title in self._titles.get(entry.node, ()):
+            # a title over the column or section ("December 31, 2018" over "Fair Value")
+            own = _year_quarter(title)
+            if own is not None:
+                return own
         node = self._parent[entry.node]
         while node >= 0:
             found = self._record_periods().get(node)
@@ -746,6 +765,10 @@ _YEAR_QUARTER = regex.compile(r"^(?:FY)?(\d{4})(?:-Q([1-4]))?(?:-\d\d(?:-\d\d)?)
 _YEAR_THEN = regex.compile(r"^(?:FY ?)?(\d{4})((?: [^ ]+){0,2})$")
 _SCALE_WORDS = frozenset({"m", "mn", "bn", "k", "'000", "000", "million", "millions", "billion", "billions",
                           "thousand", "thousands"})
+#: Marks a year's column header may end with: percentages, and "`", which is how text
+#: extracted from Indian filings renders the rupee sign ("FY 2019 `": the Rupee Foradian
+#: font maps ₹ to the backtick key).
+_UNIT_MARKS = frozenset({"%", "(%)", "`"})
 #: A column header that is a reporting date: "April 26, 2019", "Year ended December 31,
 #: 2018", "As of Dec. 31, 2019" (the date itself is read by normalizers.dates).
 _DATE_HEADER = regex.compile(
@@ -756,8 +779,8 @@ _DATE_HEADER = regex.compile(
 
 def _is_unit_word(word: str) -> bool:
     """A scale ("m", "'000"), a currency (Babel's codes and symbols: "€", "US$", "EUR"),
-    or a currency glued to a scale ("€m", "$'000")."""
-    if word.lower() in _SCALE_WORDS:
+    a currency glued to a scale ("€m", "$'000"), or a percent mark ("2019 (%)")."""
+    if word.lower() in _SCALE_WORDS or word in _UNIT_MARKS:
         return True
     table = amounts.symbol_table()
     return any(word[:i] in table and (i == len(word) or word[i:].lower() in _SCALE_WORDS)
