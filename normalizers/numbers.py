@@ -112,6 +112,7 @@ def digits_pattern(locale: str) -> str:
       | \d{{1,3}}(?:\.\d{{3}})+,\d+        # 1.234,5 : unambiguous in any locale
       | (?:{own}|{threes})(?:{d}\d+)?      # the locale's own grouping (and groups of 3)
       | \d+(?:{d}\d+)?                     # plain digits
+      | (?<![\w.,]){d}\d+                   # no leading zero: "$.455" a share, ".5%"
     )"""
 
 

@@ -38,6 +38,10 @@ from normalizers import NormalizeError, numbers
         ("2,5 Mrd.", "de_DE", Decimal("2.5E9")),
         ("١٢٣٫٥".replace("٫", "."), "en_US", Decimal("123.5")),  # Arabic-Indic digits
         ("１２３", "en_US", Decimal(123)),  # full-width digits
+        (".455", "en_US", Decimal("0.455")),  # no leading zero: a dividend per share
+        ("(.12)", "en_US", Decimal("-0.12")),
+        ("-.5", "en_US", Decimal("-0.5")),
+        (",5", "de_DE", Decimal("0.5")),
     ],
 )
 def test_parse_reads_value_in_locale(text, locale, value):
@@ -59,7 +63,7 @@ def test_tolerance_is_half_a_unit_of_last_written_digit_after_scaling():
 @pytest.mark.parametrize(
     ("text", "locale"),
     [("5 m", "en_US"), ("1,2,3", "en_US"), ("1,23", "en_US"), ("(1,234", "en_US"), ("12,34", "de_CH"),
-     ("1.234.5", "en_US"), ("abc", "en_US")],
+     ("1.234.5", "en_US"), ("abc", "en_US"), ("..5", "en_US"), (".", "en_US")],
 )
 def test_parse_refuses_malformed_numbers(text, locale):
     with pytest.raises(NormalizeError) as info:
@@ -80,3 +84,18 @@ def test_unknown_locale_is_a_normalize_error():
 def test_canonical_forms_include_unscaled_mantissa_only_when_scaled():
     assert numbers.canonical_forms(numbers.parse("2.1bn")) == (Decimal("2.1E9"), Decimal("2.1"))
     assert numbers.canonical_forms(numbers.parse("2.1")) == (Decimal("2.1"),)
+
+
+def test_a_decimal_without_its_leading_zero_is_read_whole_in_text():
+    from verifier import Haystack
+    from verifier.extract import extractor
+    values = {m.text: [f.value for f in m.num_forms] for m in extractor("en_US").extract(
+        "The dividend was $.455 a share and margins rose .5% to (.12).")}
+    assert values["$.455"] == [Decimal("0.455")]  # was read as 455
+    assert Decimal("0.005") in values[".5%"] and Decimal(5) not in values[".5%"]
+    assert values["(.12)"][0] == Decimal("-0.12")
+    hay = Haystack({"columns": ["Quarter", "Dividend"], "rows": [["March 31", "$.450"], ["June 30", ".455"]]})
+    assert sorted(hay.leaf_value.values()) == [Decimal("0.450"), Decimal("0.455")]
+    # a decimal glued to a word or another number stays out ("v1.2.3" is no 0.3)
+    assert not any(f.value == Decimal("0.3") for m in extractor("en_US").extract("version 1.2.3")
+                   for f in m.num_forms)
