@@ -597,6 +597,10 @@ PSU_NOTE = {"unit": "thousand", "paragraphs": [
      "The answer is -15.01%.", "unsupported"),  # February's figure is not asked for
     ("What is the percentage difference in the number of PSUs granted between 2016 and 2018?",
      "The answer is -15.01%.", "derived"),  # no month named: the years name them
+    ("What is the percentage difference in the number of PSUs granted between Feb. 2016 and Oct. 2018?",
+     "The answer is -15.01%.", "derived"),  # abbreviated months name the months
+    ("What is the percentage difference in the number of PSUs granted between Mar. 2016 and Oct. 2018?",
+     "The answer is -15.01%.", "unsupported"),
     (None, "The answer is -15.01%.", "unsupported"),  # figures of two paragraphs, unasked
 ])
 def test_figures_the_question_names_by_date_combine_across_paragraphs(question, answer, status):
@@ -605,6 +609,14 @@ def test_figures_the_question_names_by_date_combine_across_paragraphs(question, 
     if status == "derived":  # each operand says which figure of its paragraph it is
         assert {e.value for e in item.evidence} <= {"547000", "464888", "346453"}
         assert {e.path for e in item.evidence} <= {"$.paragraphs[1]", "$.paragraphs[2]", "$.paragraphs[3]"}
+
+
+def test_a_month_abbreviated_in_the_text_is_named_by_its_full_name():
+    note = {"unit": "thousand", "paragraphs": ["In Feb. 2016, we granted 547,000 PSUs with targets.",
+                                               "In Oct. 2018, we granted 464,888 PSUs with targets."]}
+    asked = "What is the percentage difference in the number of PSUs granted between {} 2016 and October 2018?"
+    assert one("The answer is -15.01%.", note, question=asked.format("February"))[0].status == "derived"
+    assert one("The answer is -15.01%.", note, question=asked.format("March"))[0].status == "unsupported"
 
 
 def test_a_derivations_evidence_names_each_operands_figure():

@@ -138,9 +138,14 @@ def clauses_naming(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> int:
 
 
 def when_words(text: str) -> frozenset[str]:
-    """The words that say when: month names and years ("April 2019" -> april, 2019)."""
-    return frozenset(w for w in _WHEN_WORD.findall(text.lower())
-                     if w in MONTHS or (len(w) == 4 and w.isdigit() and 1900 <= int(w) <= 2100))
+    """The words that say when: month names, abbreviations read as the name, and years
+    ("April 2019" -> april, 2019; "Feb. 2016" -> february, 2016)."""
+    return frozenset(_MONTH_SHORT.get(w, w) for w in _WHEN_WORD.findall(text.lower())
+                     if w in MONTHS or w in _MONTH_SHORT or (len(w) == 4 and w.isdigit() and 1900 <= int(w) <= 2100))
+
+
+#: Month abbreviations, as filings write them ("Feb. 2016", "Sept. 30").
+_MONTH_SHORT = {name[:3]: name for name in MONTHS if name != "may"} | {"sept": "september"}
 
 
 #: (leaf, clause start) -> what the clause says (:func:`_clause`)
