@@ -206,3 +206,36 @@ def test_a_row_labelled_by_a_year_is_the_row_a_question_names_by_it(label):
         ("normalized", False)]  # not "the row 'Total lease payments'"
     wrong = verify("The answer is $118.0 million.", leases, question=question).items[0]
     assert wrong.status == "misattributed", wrong.reason  # 2024's, a JSON number label too
+
+
+LEASES = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
+          "rows": [["2022", "145.2", "12.0"], ["2023", "132.8", "11.4"], ["Total lease payments", "396.0", "33.5"]]}
+
+
+@pytest.mark.parametrize(("question", "answer", "want"), [
+    # the finance lease figure for the operating lease question: the column is wrong
+    ("What are the operating lease payments due in 2023?", "The answer is $11.4 million.", "misattributed"),
+    # nor is the finance column's total less its 2022 a rescue (33.5 - 12.0 = 21.5)
+    ("What are the operating lease payments due in 2023?", "The answer is $21.5 million.", "unsupported"),
+    ("What are the operating lease payments due in 2023?", "The answer is $132.8 million.", "normalized"),
+    # no column named without doubt, both named, or the answer says which: no column check
+    ("What are the lease payments due in 2023?", "The answer is $11.4 million.", "normalized"),
+    ("What are the operating and finance lease payments due in 2023?", "They are $132.8 million and $11.4 million.",
+     "normalized"),
+    ("What are the operating lease payments due in 2023?", "Finance lease payments are $11.4 million.", "normalized"),
+])
+def test_a_value_from_a_column_other_than_the_one_the_question_names_is_misattributed(question, answer, want):
+    items = verify(answer, LEASES, question=question).items
+    assert items[-1].status == want, items[-1].reason
+    if want == "misattributed":
+        assert "the column 'Finance leases', not the column 'Operating leases'" in items[-1].reason
+
+
+def test_words_of_the_asked_row_do_not_name_a_column():
+    # "adjustment" names the row "Working capital adjustment"; the "Adjustments" column
+    # is not thereby asked about, and a dated column is the period check's
+    for first in ("Estimated", "Estimated at June 30, 2019"):
+        table = {"unit": "thousand", "columns": ["", first, "Adjustments", "Final"],
+                 "rows": [["Working capital adjustment", "(38)", "20", "(18)"], ["Cash", "3,795", "-", "3,795"]]}
+        item = verify("The answer is 38 thousand.", table, question="What is the working capital adjustment?").items[0]
+        assert not item.flagged, item.reason

@@ -4,9 +4,10 @@
 the cost row, or in the 2018 column, or a figure the filing's prose gives to 2018: the
 number exists, the claim is wrong. When the question names one period (and the table
 has a column for it, or the prose speaks of it), or its words name exactly one row of
-a table (every word of the row's label is in the question, and no other row's is), a
-value found only outside that row or period is ``misattributed``, with where it came
-from as evidence.
+a table (every word of the row's label is in the question, and no other row's is), or
+one column the same way ("Operating leases", not "Finance leases"), a value found only
+outside that row, column or period is ``misattributed``, with where it came from as
+evidence.
 
 A question that asks for a computation ("the change in revenue from 2018 to 2019", "the
 average of ...") is held to it: a value that is another row's cell, or one of the asked
@@ -35,7 +36,7 @@ from . import prose_periods, yearquarter
 from .attribute import RELATIVE_PERIOD
 from .derive import cue_terms, cue_words
 from .extract import NUMERIC_KINDS, Extractor, Mention
-from .haystack import Haystack, LeafId
+from .haystack import Haystack, LeafId, is_period_label
 from .match import candidate_leaves, misattributed_item
 from .models import Item
 from .sentences import content_words
@@ -176,6 +177,10 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked: _Asked, ask
     cells = [(leaf, r) for leaf, r in zip(leaves, rows, strict=True) if r is not None]
     if asked.computes:
         return _check_computed(mention, item, hay, cells, asked)
+    column = _other_column(hay, cells, asked)
+    if column is not None:
+        return misattributed_item(item, hay, mention, f"the column {column[0]!r} the question asks about",
+                                  owner=f"the column {column[1]!r}")
     asked_rows = []
     for _, (table, row) in cells:
         named = _asked_row(hay, table, asked.words)
@@ -352,7 +357,7 @@ def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...]
     flagged = set(candidate_leaves(mention, hay))
     if flagged & set(operands) and not set(operands) <= flagged:
         return True
-    if other_row(question, operands, hay):
+    if other_row(question, operands, hay) or _other_columns(question, operands, hay):
         return True
     periods = _question_periods(ex, question)
     if len(periods) < 2:
@@ -378,6 +383,22 @@ def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack, totall
             if named is not None and named.node != row.node and not (
                     row.stems and row.stems <= words and not row.stems <= _WHEN_STEMS) and not (
                     totalled and _totals(hay, table, named, row)) and not _named_by_name(row, question):
+                return True
+    return False
+
+
+def _other_columns(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> bool:
+    """Whether a derivation takes an operand from a column other than the one the
+    question names without doubt (the finance lease column's total less its 2022, for
+    "the operating lease payments due in 2023")."""
+    words = _question_words(question)
+    for leaf in operands:
+        found = _row_of(hay, leaf)
+        key = hay.leaves[leaf].key
+        if found is not None and key:
+            named = _asked_column(hay, found[0], words)
+            stems = _columns(hay, found[0]).get(key)
+            if named is not None and key != named and stems and not stems <= words:
                 return True
     return False
 
@@ -440,6 +461,62 @@ def _asked_row(hay: Haystack, table: int, asked_words: frozenset[str]) -> _Row |
         return None
     widest = max(full, key=lambda r: len(r.stems))
     return widest if all(r.stems <= widest.stems for r in full) else None
+
+
+def _other_column(hay: Haystack, cells: list[tuple[LeafId, tuple[int, _Row]]], asked: _Asked
+                  ) -> tuple[str, str] | None:
+    """(the column asked about, the value's column) when every copy of the value sits
+    in a column other than the one the question names without doubt ("the operating
+    lease payments due in 2023" answered from the "Finance Leases" column); None when
+    the question names no single column, or names the value's column too, or the answer
+    does. Period columns are the period check's, not this one's."""
+    found = None
+    for leaf, (table, row) in cells:
+        key = hay.leaves[leaf].key
+        named = _asked_column(hay, table, asked.words)
+        if named is None or not key or key == named:
+            return None
+        columns = _columns(hay, table)
+        stems = columns.get(key)
+        if not stems or stems <= asked.words or stems <= asked.answer_words or columns[named] <= row.stems:
+            # a dated or unnamed column, one the question or answer names, or a question
+            # whose words for the column are the row's ("working capital adjustment")
+            return None
+        found = found or (named, key)
+    return found
+
+
+def _asked_column(hay: Haystack, table: int, asked_words: frozenset[str]) -> str | None:
+    """The one column of ``table`` whose header's words are all in the question, as
+    :func:`_asked_row` picks a row."""
+    full = [(key, stems) for key, stems in _columns(hay, table).items() if stems <= asked_words]
+    if not full:
+        return None
+    widest = max(full, key=lambda c: len(c[1]))
+    return widest[0] if all(stems <= widest[1] for _, stems in full) else None
+
+
+_COLUMNS: weakref.WeakKeyDictionary[Haystack, dict[int, dict[str, frozenset[str]]]] = weakref.WeakKeyDictionary()
+
+
+def _columns(hay: Haystack, table: int) -> dict[str, frozenset[str]]:
+    """The headers of ``table``'s figure columns that say what they hold, each with its
+    words: not periods or dated ("2019", "Dec 28, 2019", "Final as of December 31,
+    2019"), not words that name nothing ("Total", "% Change")."""
+    by_table = _COLUMNS.setdefault(hay, {})
+    found = by_table.get(table)
+    if found is None:
+        found = {}
+        for row in _tables(hay)[0].get(table, []):
+            for leaf in hay.children_leaves(row.node):
+                key = hay.leaves[leaf].key
+                if (key and key not in found and leaf in hay.leaf_value and not is_period_label(key)
+                        and not yearquarter.YEAR_IN_TEXT.search(key)):  # "Estimated at June 30, 2019"
+                    stems = frozenset(content_words(key))
+                    if stems:
+                        found[key] = stems
+        by_table[table] = found
+    return found
 
 
 def _has_column(hay: Haystack, table: int, period: Period) -> bool:
