@@ -884,3 +884,19 @@ def test_fourth_review_correct_answers_stay_derived():
     question = "What was the change in restructuring charges from 2018 to 2019?"
     assert one("The answer is $3.6 million.", charges, question=question)[0].status == "derived"  # "million of"
     assert one("The answer is $3.7 million.", charges, question=question)[0].status == "unsupported"
+
+
+_SUBSCRIBERS = {"columns": ["", "August 31, 2019", "Net additions 2019", "Net additions 2018"],
+                "rows": [["Internet service customers", "446,137", "21,189", "21,417"],
+                         ["Video service customers", "312,555", "(4,697)", "(6,760)"]]}
+
+
+def test_a_computed_value_that_looks_like_a_year_is_derived_as_the_number_it_is():
+    question = "What was the change in the net additions of video service customers from 2018 to 2019?"
+    item = verify("The answer is 2063.", _SUBSCRIBERS, question=question).items[0]  # -4,697 - (-6,760)
+    assert item.status == "derived" and "(-4697) - (-6760)" in item.reason
+    assert verify("The answer is 2064.", _SUBSCRIBERS, question=question).items[0].status == "unsupported"
+    # a question that asks for a year, or computes nothing, keeps reading it as a year
+    for asked in ("In which year was the change in video service customers less than 2063?",
+                  "What was the video service customers figure?", None):
+        assert verify("The answer is 2063.", _SUBSCRIBERS, question=asked).items[0].status != "derived"

@@ -288,6 +288,15 @@ class Extractor:
         out.sort(key=lambda mention: (mention.start, -mention.end))
         return out
 
+    def as_number(self, text: str) -> Mention | None:
+        """``text`` read as one plain number, with no year rule ("2063" is 2063, not
+        the year); None when it is not one number."""
+        m = self._numeric.fullmatch(fold(text))
+        if m is None:
+            return None
+        mention = self._numeric_mention(text, m)
+        return mention if mention.kind == "number" and not mention.invalid else None
+
     def _quote_mentions(self, text: str, folded: str) -> Iterator[Mention]:
         for m in self._quotes.finditer(folded):
             phrase = next(v for v in m.groupdict().values() if v is not None)

@@ -14,7 +14,7 @@ import re
 import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from normalizers import NormalizeError, number_symbols, quotes
@@ -204,6 +204,9 @@ def derive_stage(state: State) -> None:
     matched: list[tuple[Mention, Item]] = []
     entities: list[str | None] = []  # the ticker each value's clause names, once needed
     for index, (mention, item) in enumerate(state.matched):
+        as_written = mention
+        if mention.kind == "date" and item.status == "unsupported" and state.question:
+            mention = _year_as_number(state, mention)
         # a value the question's cell points away from may still be a computation the
         # question asks for ("the change in 2019" equal by chance to a 2018 cell)
         recheck = item.status == "unsupported" or id(item) in state.cell_flags or id(item) in state.period_flags
@@ -251,8 +254,26 @@ def derive_stage(state: State) -> None:
             elif work.exhausted:
                 item = item.model_copy(update={"reason": item.reason + " (derivation search skipped: "
                                                "its work budget for this answer was spent)"})
-        matched.append((mention, item))
+        matched.append((mention if item.status == "derived" else as_written, item))
     state.matched = matched
+
+
+#: A question whose answer is a date: "which year", "what years", "when".
+_ASKS_WHEN = re.compile(r"(?i)\b(?:which|what)\s+(?:(?:fiscal|financial|calendar)\s+)?(?:years?|periods?|dates?)\b"
+                        r"|\bwhen\b|\bin\s+what\s+year\b")
+
+
+def _year_as_number(state: State, mention: Mention) -> Mention:
+    """A bare four-digit number read as a year ("The change is 2063.") that no date of
+    the data supports, read as the plain number it may be, when the question asks for a
+    computation: only a derivation can then support it (a year found as written is the
+    date check's business). Not for a question that asks for a year ("In which year
+    was R&D less than 10,000?"). Other dates are returned unchanged."""
+    question = state.question or ""
+    if not (len(mention.text) == 4 and mention.text.isdigit()) or not cue_words(question) or _ASKS_WHEN.search(question):
+        return mention
+    number = extractor(state.locale).as_number(mention.text)
+    return mention if number is None else replace(number, start=mention.start, end=mention.end)
 
 
 def _refused(state: State, mention: Mention, item: Item, found: Derivation) -> bool:
