@@ -542,6 +542,12 @@ def test_a_question_naming_a_total_row_asks_about_the_rows_it_totals():
     assert one("It changed by -10.", sheet, question="What was the change in total current assets?"
                )[0].status == "unsupported"
 
+    # a total printed last ("Non-current assets total") closes its rows as "Total ..." does
+    sheet["rows"][-1][0] = "Non-current assets total"
+    item, _ = one("Non-current assets averaged 195 in 2019.", sheet,
+                  question="What was the average non-current asset in 2019?")
+    assert item.status == "derived" and item.expression == "avg($.rows[4][1], $.rows[5][1])", item.reason
+
 
 def test_a_total_row_excuses_only_the_mean_of_the_rows_it_totals():
     sheet = {"columns": ["", "2019", "2018"],

@@ -39,6 +39,7 @@ from .extract import NUMERIC_KINDS, Extractor, Mention
 from .haystack import Haystack, LeafId, is_period_label
 from .match import candidate_leaves, misattributed_item
 from .models import Item
+from .operands import closes_section
 from .sentences import content_words
 from .yearquarter import Period
 
@@ -413,7 +414,7 @@ def _totals(hay: Haystack, table: int, total: _Row, row: _Row) -> bool:
     """Whether ``total`` is a "Total ..." row closing the run of rows ``row`` is in
     ("the average non-current asset" names "Total non-current assets"; the rows above
     it, up to a heading or another total, are what it totals)."""
-    if not total.label.lower().startswith("total") or row.label.lower().startswith("total"):
+    if not closes_section(total.label) or closes_section(row.label):
         return False  # (a total above it closes a run of its own)
     at = {hay.segment(r.node): r for r in _tables(hay)[0].get(table, [])}
     first, last = hay.segment(row.node), hay.segment(total.node)
@@ -421,7 +422,7 @@ def _totals(hay: Haystack, table: int, total: _Row, row: _Row) -> bool:
         return False
     for index in range(first + 1, last):
         between = at.get(index)
-        if between is None or between.label.lower().startswith("total") or not any(
+        if between is None or closes_section(between.label) or not any(
                 leaf in hay.leaf_value for leaf in hay.children_leaves(between.node)
                 if hay.segment(hay.leaves[leaf].node) != 0):
             return False  # a heading, a blank or another total: another run

@@ -348,6 +348,13 @@ def slug(text: object) -> str:
 
 
 
+def closes_section(label: str) -> bool:
+    """Whether a row label names a total that closes the rows above it ("Total",
+    "Total non-current assets", "Subtotal", "Grand total", "Segment total"): printed
+    text or a slug alike."""
+    return _CLOSING_ROW.search(slug(label)) is not None
+
+
 def holds_its_total(hay: Haystack, group: Group) -> bool:
     """Whether a column holds a row that closes a section ("Total ..."): its
     total, mean or shares would count items twice (its sections' do not). Cached."""
