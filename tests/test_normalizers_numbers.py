@@ -96,6 +96,9 @@ def test_a_decimal_without_its_leading_zero_is_read_whole_in_text():
     assert values["(.12)"][0] == Decimal("-0.12")
     hay = Haystack({"columns": ["Quarter", "Dividend"], "rows": [["March 31", "$.450"], ["June 30", ".455"]]})
     assert sorted(hay.leaf_value.values()) == [Decimal("0.450"), Decimal("0.455")]
-    # a decimal glued to a word or another number stays out ("v1.2.3" is no 0.3)
-    assert not any(f.value == Decimal("0.3") for m in extractor("en_US").extract("version 1.2.3")
-                   for f in m.num_forms)
+    # a decimal glued to a word, a number or punctuation is no leading-dot decimal
+    for text in ("version 1.2.3", "(see note 3).5 stores", "rose 12%.5 plants", "[1].5", "§.5", "...5"):
+        values = [f.value for m in extractor("en_US").extract(text) for f in m.num_forms]
+        assert not any(0 < abs(v) < 1 for v in values), (text, values)
+    assert [f.value for m in extractor("en_US").extract("€.5m and ratio: .5") for f in m.num_forms][::2] == [
+        Decimal(500000), Decimal("0.5")]

@@ -91,3 +91,15 @@ def test_random_text_raises_only_normalize_error(module, text):
 def test_extraction_never_raises_and_spans_point_at_text(text, locale):
     for mention in extract(text, locale):
         assert text[mention.start:mention.end] == mention.text
+
+
+@settings(max_examples=150, deadline=None)
+@given(digits=st.text(alphabet="0123456789", min_size=1, max_size=8), locale=st.sampled_from(SUPPORTED_LOCALES),
+       sign=st.sampled_from(["", "-", "+"]), before=st.sampled_from(["", " ", "(", "$"]))
+def test_a_decimal_without_its_leading_zero_reads_as_with_it(digits, locale, sign, before):
+    mark = normalizers.number_symbols(locale).decimal
+    bare = f"{sign}{mark}{digits}"
+    assert normalizers.numbers.parse(bare, locale).value == normalizers.numbers.parse(f"{sign}0{mark}{digits}", locale).value
+    found = [m for m in extract(f"x {before}{bare} y", locale=locale) if m.num_forms]
+    assert [m.num_forms[0].value for m in found][:1] in ([Decimal(f"{sign}0.{digits}")],
+                                                         [-Decimal(f"0.{digits}")])  # "(.5" may read as negative

@@ -12,9 +12,16 @@ from verifier.table_layout import layout, spans
 @pytest.mark.parametrize(("row", "width", "want"), [
     # a title over each pair of columns, printed at the start of its pair
     (["", "2019", "", "2018", ""], 5, ["2019", "2019", "2018", "2018"]),
-    # printed in the middle of its run ("Years Ended" over 2019/2018/2017, "Change" over two)
+    # printed in the middle of its run ("Years Ended" over 2019/2018/2017, "Change" over
+    # three): only the columns both readings (from the title on; even thirds) agree on
     (["", "", "Years Ended", "", "", "Change", ""], 7,
-     ["Years Ended", "Years Ended", "Years Ended", "Change", "Change", "Change"]),
+     ["", "Years Ended", "Years Ended", "", "Change", "Change"]),
+    # spans of unequal width that happen to divide evenly (3 + 1): the disputed column
+    # takes no title
+    (["", "A", "", "", "B"], 5, ["A", "A", "", "B"]),
+    # a title row without its trailing blanks says nothing past its end
+    (["", "December 31, 2019", "", "December 31, 2018"], 7,
+     ["December 31, 2019", "", "December 31, 2018", "", "", ""]),
     # one title spans the table wherever it is printed
     (["", "", "", "", "Fiscal 2019", ""], 6, ["Fiscal 2019"] * 5),
     # FinQA prints one cell per title, shorter than the table: even blocks
@@ -112,3 +119,70 @@ def test_the_module_examples_hold():
 
     from verifier import table_layout
     assert doctest.testmod(table_layout).failed == 0
+
+
+def _keys_and_periods(data):
+    hay = Haystack(data)
+    return {hay.leaves[leaf].raw: (hay.leaves[leaf].key, hay.period_of(leaf)) for leaf in hay.leaf_value}
+
+
+def test_rows_of_data_that_hold_years_or_dates_open_no_section():
+    # a debt table's "Maturity" row: its years are data, not the columns' new names
+    debt = {"columns": ["", "2019", "2018"], "rows": [
+        ["Senior notes", "500", "450"], ["Maturity", "2025", "2027"], ["Term loan", "300", "200"]]}
+    assert _keys_and_periods(debt)["300"] == ("2019", (2019, None))
+    assert verify("The answer is 100.", debt, question="What was the change in term loan from 2018 to 2019?"
+                  ).items[0].status == "derived"
+    # one row per instrument: a maturity year beside an amount is data
+    notes = {"columns": ["Instrument", "Maturity", "Principal"], "rows": [
+        ["Senior notes", "2025", "$500 million"], ["Term loan", "2027", "$300 million"],
+        ["Revolver", "2029", "$200 million"]]}
+    assert {key for key, _ in _keys_and_periods(notes).values()} == {"Principal"}
+    assert verify("Total principal is $1,000 million.", notes).items[0].status == "derived"
+    # a row of issue dates: dates with a day are values
+    issued = {"columns": ["", "Note A", "Note B"], "rows": [
+        ["Issue date", "March 1, 2019", "June 1, 2020"], ["Interest expense", "25", "30"]]}
+    assert _keys_and_periods(issued)["25"] == ("Note A", None)
+
+
+def test_a_key_value_table_or_a_year_row_of_a_lease_schedule_titles_nothing():
+    summary = {"columns": ["Metric", "Value"], "rows": [
+        ["Period", "FY2019"], ["Prior-year revenue", "$1.0bn"], ["Last report date", "March 31, 2018"],
+        ["EPS", "$2.10"]]}
+    assert all(period is None for _, period in _keys_and_periods(summary).values())
+    leases = {"columns": ["", "Operating leases", "Finance leases"], "rows": [
+        ["2020", "120", "12"], ["2021", "", ""], ["Thereafter", "300", "30"]]}
+    assert _keys_and_periods(leases)["300"] == ("Operating leases", None)
+
+
+def test_a_section_date_keeps_the_titles_printed_above_the_columns():
+    plans = {"header_rows": [["", "Pension", "", "Other", ""]],
+             "columns": ["", "Cost", "Obligation", "Cost", "Obligation"],
+             "rows": [["2019:", "", "", "", ""], ["Service", "10", "100", "2", "20"],
+                      ["2018:", "", "", "", ""], ["Service", "9", "90", "3", "30"]]}
+    hay = Haystack(plans)
+    leaf = next(i for i in hay.leaf_value if hay.leaves[i].raw == "3")
+    assert hay.titles_of(leaf) == ("2018", "Other") and hay.period_of(leaf) == (2018, None)
+
+
+def test_header_rows_may_be_one_flat_row_and_hold_json_years():
+    for header_rows in ([["", 2019, "", 2018, ""]], ["", "2019", "", "2018", ""]):
+        hay = Haystack({"header_rows": header_rows, "columns": ["", "Carrying", "Fair", "Carrying", "Fair"],
+                        "rows": [["Debt", "1", "2", "3", "4"]]})
+        cells = sorted((hay.leaves[leaf].raw, leaf) for leaf in hay.leaf_value if hay.path(leaf).startswith("$.rows"))
+        assert [hay.period_of(leaf) for _, leaf in cells] == [(2019, None)] * 2 + [(2018, None)] * 2
+
+
+def test_a_repeated_header_keeps_the_names_of_columns_it_leaves_blank():
+    read = layout([["", "", "2018", "2017"], ["Revenue", "1", "2", "3"]], ["", "Note", "2019", "2018"], None,
+                  is_period_label)
+    assert read[1][0] == ["", "Note", "2018", "2017"]
+
+
+def test_a_years_percent_column_is_not_one_of_the_rows_period_figures():
+    from verifier.operands import groups_of
+    hay = Haystack({"columns": ["", "2019", "2019 %", "2018", "2018 %", "Change"],
+                    "rows": [["Americas", "600", "50", "500", "45.5", "20%"]]})
+    assert is_period_label("2019 %")  # a year's column, in percent
+    records = [sorted(hay.leaves[leaf].raw for leaf in g.leaves) for g in groups_of(hay) if g.kind == "record"]
+    assert ["500", "600"] in records and not any("50" in r and "600" in r and len(r) == 4 for r in records)

@@ -60,6 +60,9 @@ def groups_of(hay: Haystack) -> list[Group]:
             # a row's period columns without its change columns ("2019, 2018, 2017,
             # Variation %"): the cells a row's average or total is taken over
             dated = [(v, leaf) for v, leaf in members if is_period_label(hay.leaves[leaf].key or "")]
+            amounts = [(v, leaf) for v, leaf in dated if not hay.is_percent(leaf)]
+            if amounts and len(amounts) < len(dated):
+                dated = amounts  # "2019 | 2019 % | 2018 | 2018 %": a year's share is no period's figure
             if 2 <= len(dated) < len(members):
                 by_key[("record", key[1], "periods")] = dated
     rows = _Rows(hay)

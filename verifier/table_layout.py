@@ -11,18 +11,21 @@ Two sources, both optional:
 
 - ``header_rows``: rows printed above ``columns``. Each non-empty cell after the first
   is a title over a run of columns (see :func:`spans`).
-- rows inside ``rows`` with no figures and at least one period ("FY 2019 (%)",
-  "Fiscal 2018", "June 30, 2018" alone in the first cell). From there down they
-  rename the columns (a run of names with no gap: "FY 2019 (%) | FY 2018 (%)") or
-  title them (one title, or titles with gaps between them: "| 2019 | | 2018 |"); a
-  later such row replaces them.
+- rows inside ``rows`` of a table of three or more columns that read as a header,
+  not as data (:func:`_opens_section`): they rename the columns from there down (a run
+  of names with no gap, "FY 2019 (%) | FY 2018 (%)", or a repeated header) or title
+  them ("June 30, 2018" alone in the first cell; "| | | Fiscal 2018 |" with the first
+  cell empty); a later such row replaces them.
 
-Rows without a period are left alone: "Expenses:" or "First | Second | Third" rows are
-headings the derive stage reads as such (:mod:`verifier.operands`).
+Rows of data are left alone, even when they hold years or dates ("Maturity | 2025 |
+2027", "Issue date | March 1, 2019 | June 1, 2020", "Period | FY2019" in a key-value
+table), and so are headings without a period ("Expenses:", "First | Second | Third"),
+which the derive stage reads as such (:mod:`verifier.operands`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -36,41 +39,41 @@ def spans(row: Sequence[Any], width: int) -> list[tuple[str, ...]]:
 
     - One title covers every column ("Years Ended September 30,"; "Fiscal 2019"
       printed over the middle of the table).
-    - A row shorter than the table (FinQA prints "| 2008 | 2007" over six columns)
-      splits the columns evenly between its titles, when they divide evenly.
-    - Otherwise titles that each fall in one of equal blocks ("| 2019 | | 2018 |" over
-      "Carrying | Fair | Carrying | Fair") cover their block: titles printed at the
-      start or in the middle of what they span both read right.
-    - Anything else ("| F19 | F18 | |" over four columns) titles its own column only:
-      a guess at a span could date a column wrongly.
+    - A compact row of titles alone, shorter than the table (FinQA prints "| 2008 |
+      2007" over six columns), splits the columns evenly, when they divide evenly.
+    - Otherwise a title covers a column where two readings agree: it runs from where
+      it is printed to the next title (or the row's end), and the columns split evenly
+      between the titles, each printed within its share ("| 2019 | | 2018 |" over
+      "Carrying | Fair | Carrying | Fair"). Where they disagree (a title printed
+      mid-span, spans of unequal widths, "| F19 | F18 | |") a title covers its own
+      column only: a wrong guess would date a column wrongly.
 
     >>> spans(["", "December 31, 2019", "", "December 31, 2018", ""], 5)
     [(), ('December 31, 2019',), ('December 31, 2019',), ('December 31, 2018',), ('December 31, 2018',)]
     >>> spans(["", "2008", "2007"], 5)
     [(), ('2008',), ('2008',), ('2007',), ('2007',)]
+    >>> spans(["", "December 31, 2019", "", "December 31, 2018"], 7)  # trailing blanks not printed
+    [(), ('December 31, 2019',), (), ('December 31, 2018',), (), (), ()]
     """
     out: list[tuple[str, ...]] = [() for _ in range(width)]
-    titles = [(c, _text(cell)) for c, cell in enumerate(row) if c > 0 and _text(cell)]
-    data = width - 1
+    titles = [(c, _text(cell)) for c, cell in enumerate(row) if 0 < c < width and _text(cell)]
+    data, k = width - 1, len(titles)
     if not titles or data < 1:
         return out
-    if len(titles) == 1:
-        for c in range(1, width):
-            out[c] = (titles[0][1],)
-        return out
-    k, short = len(titles), len(row) < width
-    if data % k == 0:
-        block = data // k
-        if short or all((c - 1) // block == i for i, (c, _) in enumerate(titles)):
-            for i, (_, title) in enumerate(titles):
-                for c in range(1 + i * block, 1 + (i + 1) * block):
-                    out[c] = (title,)
-            return out
-    if short:  # where a shorter row's titles sit says nothing of what they span
-        return out
-    for c, title in titles:
-        if c < width:
-            out[c] = (title,)
+    if k == 1:
+        return [()] + [(titles[0][1],)] * data
+    block = data // k if data % k == 0 else 0
+    if len(row) - 1 == k and len(row) < width:  # compact: one cell per title
+        return [()] + [(titles[(c - 1) // block][1],) for c in range(1, width)] if block else out
+    if block and not all((c - 1) // block == i for i, (c, _) in enumerate(titles)):
+        block = 0  # a title outside its even share ("| F19 | F18 | |"): no even split
+    for i, (start, title) in enumerate(titles):
+        # (a row shorter than the table says nothing of the columns past its end)
+        stop = titles[i + 1][0] if i + 1 < k else min(width, len(row))
+        for c in range(start, stop):
+            if block and (c - 1) // block == i:
+                out[c] = (title,)
+        out[start] = (title,)  # a title is over its own column at least
     return out
 
 
@@ -81,49 +84,81 @@ def layout(rows: Sequence[Any], names: Sequence[str | None], header_rows: Any,
     label only names when ("2019", "Dec 28, 2019", "FY 2019 (%)")."""
     width = max([len(names)] + [len(r) for r in rows if isinstance(r, (list, tuple))])
     current: list[str | None] = list(names) + [None] * (width - len(names))
-    titles: list[tuple[str, ...]] = [() for _ in range(width)]
-    if isinstance(header_rows, (list, tuple)):
-        for above in header_rows:
-            if isinstance(above, (list, tuple)):
-                for c, title in enumerate(spans(above, width)):
-                    titles[c] += title
+    above: list[tuple[str, ...]] = [() for _ in range(width)]  # the titles header_rows print
+    if isinstance(header_rows, (list, tuple)) and header_rows and not any(
+            isinstance(r, (list, tuple)) for r in header_rows):
+        header_rows = [header_rows]  # one header row, not nested in a list
+    for printed in header_rows if isinstance(header_rows, (list, tuple)) else ():
+        if isinstance(printed, (list, tuple)):
+            for c, title in enumerate(spans(printed, width)):
+                above[c] += title
+    titles = list(above)
     out: list[tuple[list[str | None], Titles]] = []
     for row in rows:
         out.append((current, tuple(titles)))
-        opened = _opens_section(row, is_period) if isinstance(row, (list, tuple)) else None
+        opened = _opens_section(row, current, is_period) if isinstance(row, (list, tuple)) and width >= 3 else None
         if opened == "names":
-            current = [_text(cell) or None if c > 0 else current[c] for c, cell in enumerate(row)]
+            current = [_text(cell) or current[c] if c > 0 else current[c] for c, cell in enumerate(row)]
             current += [None] * (width - len(current))
             titles = [() for _ in range(width)]
-        elif opened == "titles":
+        elif opened == "section":  # a section's date over the columns' own titles
             first = _text(row[0])
-            titles = ([(first,)] * width if first and not any(_text(c) for c in row[1:])
-                      else spans(row, width))
+            titles = [(first, *(t for t in title if not is_period(t))) for title in above]
+        elif opened == "titles":
+            titles = spans(row, width)
     return out
 
 
-def _opens_section(row: Sequence[Any], is_period: Callable[[str], bool]) -> str | None:
-    """"names" for a row that renames the columns, "titles" for one that titles them,
-    None for any other row (a row of figures, a heading without a period)."""
+def _opens_section(row: Sequence[Any], names: Sequence[str | None],
+                   is_period: Callable[[str], bool]) -> str | None:
+    """How a row inside a table's rows reads: "names" for a header that renames the
+    columns, "section" for a date alone in its first cell, "titles" for titles over
+    the columns, None for a row of data or a heading without a period.
+
+    - names: every filled cell after the first is a period or the name its column
+      already has, with no gap between them; and the row repeats the header (the first
+      cell is empty or the first column's name, or a cell is its column's name) or its
+      periods are header-shaped ("FY 2019 (%)", "Fiscal 2018", not a bare year or a
+      day's date, which rows of data hold: "Maturity | 2025 | 2027").
+    - section: a period alone in the first cell, other than a bare year ("June 30,
+      2018"; "2018:" as a heading; a lease schedule's "2021" row is data).
+    - titles: the first cell empty, and every filled cell a period ("| | Fiscal 2018 |").
+    """
     if not row or not all(isinstance(c, str) or c is None for c in row):
         return None  # a JSON number is a figure
     cells = [_text(c) for c in row]
     filled = [i for i, c in enumerate(cells) if i > 0 and c]
     if not filled:
-        return "titles" if cells[0] and is_period(cells[0]) else None
-    if not any(is_period(cells[i]) for i in filled) or any(
-            _is_figure(cells[i]) and not is_period(cells[i]) for i in filled):
-        return None
+        first = cells[0]
+        heading = isinstance(row[0], str) and row[0].strip().endswith(":")
+        return "section" if first and is_period(first) and (heading or not _BARE_YEAR.match(first)) else None
+    kept = [i for i in filled if i < len(names) and cells[i] == names[i]]
+    periods = [i for i in filled if is_period(cells[i])]
+    if not periods or len(kept) + len(periods) < len(filled):
+        return None  # a figure, or words that are no period and no column's name
     if len(filled) >= 2 and filled[-1] - filled[0] + 1 == len(filled):
-        return "names"
-    return "titles"
+        repeats = not cells[0] or cells[0] == names[0] or bool(kept)
+        if repeats or all(_header_shaped(cells[i]) for i in periods):
+            return "names"
+        return None
+    return "titles" if not cells[0] and not kept else None
+
+
+#: A bare year ("2021"), as a row label or a cell of data holds it.
+_BARE_YEAR = re.compile(r"^(?:19|20)\d\d$")
+#: A day of a month beside a year: "March 1, 2019", "30/06/2019" (a date as data holds it).
+_DAY = re.compile(r"(?<!\d)\d{1,2}(?!\d)")
+
+
+def _header_shaped(text: str) -> bool:
+    """Whether a period reads as a column header rather than a value: "FY 2019 (%)",
+    "Fiscal 2018", "Q3 2019"; not "2025" or "March 1, 2019"."""
+    return not _BARE_YEAR.match(text) and not _DAY.search(text)
 
 
 def _text(cell: Any) -> str:
+    """A cell's text as a header reads it: stripped, without a heading's colon; a JSON
+    integer as its digits (a year in a header row), anything else empty."""
+    if isinstance(cell, int) and not isinstance(cell, bool):
+        return str(cell)
     return cell.strip().rstrip(":").strip() if isinstance(cell, str) else ""
-
-
-def _is_figure(text: str) -> bool:
-    """Whether a cell reads as a number ("$1,234", "(2.3)", "12%", "—" is none)."""
-    bare = text.strip("$€£()%-–— ").replace(",", "").replace(".", "", 1)
-    return bare.isdigit()
