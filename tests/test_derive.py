@@ -906,3 +906,17 @@ def test_a_computed_value_that_looks_like_a_year_is_derived_as_the_number_it_is(
     for asked in ("In which year was the change in video service customers less than 2063?",
                   "What was the video service customers figure?", None):
         assert verify("The answer is 2063.", _SUBSCRIBERS, question=asked).items[0].status != "derived"
+
+
+def test_a_hit_the_question_rules_out_does_not_end_the_search():
+    # Total current assets 2018 / 2019 (339 / 391 = 0.867) is found first, and refused:
+    # the question asks about 2018 alone; the search goes on to PP&E over total assets
+    sheet = {"columns": ["As of", "2019", "2018"],
+             "rows": [["Cash and equivalents", "$130", "$91"], ["Receivables", "128", "126"],
+                      ["Inventories", "124", "114"], ["Other current assets", "9", "8"],
+                      ["Total current assets", "391", "339"], ["Property, plant, and equipment", "2,235", "2,641"],
+                      ["Other noncurrent assets", "38", "45"], ["Total assets", "$2,664", "$3,025"]]}
+    question = "What is the proportion of IMFT's property, plant, and equipment over total assets in 2018?"
+    item = verify("The answer is 0.87.", sheet, question=question).items[0]
+    assert item.status == "derived" and item.expression == "$.rows[5][2] / $.rows[7][2]", item.reason
+    assert verify("The answer is 0.88.", sheet, question=question).items[0].status == "unsupported"

@@ -629,7 +629,8 @@ def _cross_named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> l
 def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
            focus: frozenset[str] = frozenset(), cues: tuple[str, ...] = (),
            budget: Budget | None = None, named_only: bool = False,
-           entity: str | None = None, asked: frozenset[str] = frozenset()) -> Derivation | None:
+           entity: str | None = None, asked: frozenset[str] = frozenset(),
+           refuses: Callable[[Derivation], bool] | None = None) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
@@ -646,7 +647,9 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     by the computation its question asks for over the rows it names). ``entity`` (the
     ticker the value's clause names) leaves out groups that are only other entities'
     records. ``asked`` (the question's words alone) names figures of running text by
-    date (:func:`_asked_prose`).
+    date (:func:`_asked_prose`). ``refuses`` says which hits the question rules out
+    (the pipeline's row and year checks): the search goes on past them, their chances
+    counted like any other search's.
     """
     if not mention.num_forms:
         return None
@@ -684,7 +687,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         # the running text's figures it names by date); then longer expressions over
         # those cells; then those operations everywhere; then the others: each search
         # adds to the same count of chances
-        chances = _Chances(hay, mention)
+        chances = _Chances(hay, mention, refuses)
         found = _search(mention, hay, max_chance, named, cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and asked and entity is None:
             prose = _asked_prose(hay, asked)  # read only when needed: it reads the paragraphs
@@ -846,7 +849,17 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
             # "fell": later less earlier, as for a single change (the second cell of each
             # half tells them apart: (2019 + 2018) / 2 - (2018 + 2017) / 2)
             return False
-        return not (t.additive and _too_coarse(mention, found.result, t.value, [c.value for c in found.cells]))
+        if t.additive and _too_coarse(mention, found.result, t.value, [c.value for c in found.cells]):
+            return False
+        return not (chances.refuses and chances.refuses(made(found, t)))
+
+    def made(found: compound.Found, t: compound.Target) -> Derivation:
+        def written(operands: list[str]) -> str:  # the expression over paths, or figures
+            text = found.template.format(*operands)
+            return f"({text}) * 100" if t.percent and not t.additive else text
+        return Derivation(found.op, tuple(c.leaf for c in found.cells),
+                          written([hay.path(c.leaf) for c in found.cells]), "asked", t.value,
+                          tuple(c.value for c in found.cells), written([_figure(c.value) for c in found.cells]))
 
     if budget is not None and not budget.spend(sum(len(cells) ** 2 for _, cells in sets)):
         raise _OutOfBudget
@@ -856,13 +869,7 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
         return None
     if not chances.believed(max_chance):
         return None
-    found, t = hit
-    def written(operands: list[str]) -> str:  # the expression over paths, or figures
-        text = found.template.format(*operands)
-        return f"({text}) * 100" if t.percent and not t.additive else text
-    return Derivation(found.op, tuple(c.leaf for c in found.cells), written([hay.path(c.leaf) for c in found.cells]),
-                      "asked", t.value, tuple(c.value for c in found.cells),
-                      written([_figure(c.value) for c in found.cells]))
+    return made(*hit)
 
 
 #: Operations each cue brings forward (pair operations and group statistics).
@@ -976,13 +983,13 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
                     return [g for g in family if _prices_and_counts(hay, g)]
                 family = _cached(hay, ("priced", kind), priced) if stable else priced()
             chances.pending.append((family, op))
-            hit = _first_hit(hay, family, targets, op, mention, percent_like, budget)
+            hit = _first_hit(hay, family, targets, op, mention, percent_like, budget, chances.refuses)
         else:
             # a pair's mean and total are the pair operations' results: not searched twice
             twin = _PAIR_TWIN.get(op)
             groups = [g for g in eligible if len(g.values) > 2 or twin not in pair_ops]
             chances.pending.append((groups, op))
-            hit = _first_stat(hay, groups, targets, op, mention, percent_like)
+            hit = _first_stat(hay, groups, targets, op, mention, percent_like, chances.refuses)
         if hit is not None:
             # risk is only worked out once a hit needs it; past the budget nothing later
             # could be believed either, so the search ends here
@@ -995,8 +1002,9 @@ class _Chances:
     accidental hits of every search run so far. Searches that found nothing are only
     counted once a hit needs the total (most values never hit anything)."""
 
-    def __init__(self, hay: Haystack, mention: Mention):
+    def __init__(self, hay: Haystack, mention: Mention, refuses: Callable[[Derivation], bool] | None = None):
         self.hay, self.mention = hay, mention
+        self.refuses = refuses  # hits the question rules out: the search goes on past them
         #: a percentage or basis points: its fraction is what ratios and shares give
         self.percent_like = mention.kind in ("percent", "basis_points")
         self.by_scale: dict[Decimal, list[_Target]] = {}  # the targets, by the data's scale
@@ -1018,11 +1026,13 @@ _PAIR_TWIN = {"mean": "average", "total": "sum"}
 
 
 def _first_stat(hay: Haystack, eligible: list[Group], targets: dict[Decimal, list[_Target]], op: str,
-                mention: Mention, percent_like: bool) -> tuple[Group, tuple[int, ...], _Target] | None:
+                mention: Mention, percent_like: bool, refuses: Callable[[Derivation], bool] | None = None,
+                ) -> tuple[Group, tuple[int, ...], _Target] | None:
     for g in eligible:
         for t in targets[g.scale]:
             stat_hit = _group_stat(g, op, t, percent_like)[1]
-            if stat_hit is not None and _acceptable(hay, g, op, stat_hit, t, mention):
+            if (stat_hit is not None and _acceptable(hay, g, op, stat_hit, t, mention)
+                    and not (refuses and refuses(_make(hay, g, op, stat_hit, t)))):
                 return g, stat_hit, t
     return None
 
@@ -1083,8 +1093,8 @@ class _OutOfBudget(Exception):
 
 
 def _first_hit(hay: Haystack, family: list[Group], targets: dict[Decimal, list[_Target]], op: str,
-               mention: Mention, percent_like: bool,
-               budget: Budget | None = None) -> tuple[Group, tuple[int, ...], _Target] | None:
+               mention: Mention, percent_like: bool, budget: Budget | None = None,
+               refuses: Callable[[Derivation], bool] | None = None) -> tuple[Group, tuple[int, ...], _Target] | None:
     for group in family:
         if budget is not None and not budget.spend(len(group.values) * len(targets[group.scale])):
             raise _OutOfBudget
@@ -1092,7 +1102,8 @@ def _first_hit(hay: Haystack, family: list[Group], targets: dict[Decimal, list[_
             if not _applies(op, t) or (t.magnitude and group.values[0] >= 0):
                 continue  # nothing to find: a magnitude needs a negative cell
             for idx in _pairs(group, op, t):
-                if _acceptable(hay, group, op, idx, t, mention):
+                if _acceptable(hay, group, op, idx, t, mention) and not (
+                        refuses and refuses(_make(hay, group, op, idx, t))):
                     return group, idx, t
     return None
 

@@ -224,13 +224,18 @@ def derive_stage(state: State) -> None:
                 # the "Total" of a row it names ("What was Total revenue?")
                 cues = asked_cues(state.question or "", hay)
 
+            def refuses(found: Derivation, mention: Mention = mention, item: Item = item) -> bool:
+                return _refused(state, mention, item, found)
+
             def search(entity: str | None = None, mention: Mention = mention, focus: frozenset[str] = focus,
                        cues: tuple[str, ...] = cues, named_only: bool = named_only) -> Derivation | None:
+                # the question's row and year checks rule hits out inside the search, so
+                # it goes on to the next (a change of Total assets is no "return on
+                # total assets in 2014"; Net earnings over Total assets then is)
                 return None if work.exhausted else derive(
-                    mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, entity, asked)
+                    mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, entity, asked,
+                    refuses)
             found = search()
-            if found is not None and _refused(state, mention, item, found):
-                found = None
             if found is not None and any(hay.entity_of(leaf) for leaf in found.operands):
                 if not entities:
                     entities = clause_entities(state.answer, state.matched, hay)
