@@ -95,19 +95,15 @@ def _alternation(words: list[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
-#: Currency signs a number may follow directly ("$.455", "€.5m").
-_CURRENCY_SIGNS = "$€£¥₹₩₽₺₪₫฿₦₱"
-
-
 @lru_cache(maxsize=64)
 def digits_pattern(locale: str) -> str:
     """Regex source for the digits of one number in ``locale`` (no sign, no scale).
 
     Named group ``num``. Accepts the locale's grouping, plain digits, the two
     unambiguous mixed forms (``1,234.5`` and ``1.234,5``) whatever the locale, and a
-    decimal without its leading zero (``.455``) where a number may start: after a
-    space, a bracket, a sign or a currency sign, not after a word, a digit or other
-    punctuation ("v1.2.3", "12%.5", "[1].5" are no 0.5).
+    decimal without its leading zero (``.455``), though not right after a word, a
+    digit, a decimal mark or a closing ``)``, ``]`` or ``%`` ("v1.2.3", "12%.5",
+    "[1].5" are no 0.5; "<.5%", "beta=.85", "$.455" are 0.5%, 0.85, 0.455).
     """
     sym = number_symbols(locale)
     g = "[" + re.escape(sym.group_chars) + "]"
@@ -119,7 +115,7 @@ def digits_pattern(locale: str) -> str:
       | \d{{1,3}}(?:\.\d{{3}})+,\d+        # 1.234,5 : unambiguous in any locale
       | (?:{own}|{threes})(?:{d}\d+)?      # the locale's own grouping (and groups of 3)
       | \d+(?:{d}\d+)?                     # plain digits
-      | (?<![^\s(+\-−~≈{_CURRENCY_SIGNS}]){d}\d+   # no leading zero: "$.455" a share, ".5%"
+      | (?<![\w.,%)\]]){d}\d+               # no leading zero: "$.455" a share, ".5%", "<.5%"
     )"""
 
 

@@ -239,3 +239,43 @@ def test_words_of_the_asked_row_do_not_name_a_column():
                  "rows": [["Working capital adjustment", "(38)", "20", "(18)"], ["Cash", "3,795", "-", "3,795"]]}
         item = verify("The answer is 38 thousand.", table, question="What is the working capital adjustment?").items[0]
         assert not item.flagged, item.reason
+
+
+def test_the_column_check_spares_what_a_demanding_user_would_call_right():
+    # the value's column shares the question's words the asked column lacks
+    options = {"columns": ["", "Options", "Weighted average exercise price"],
+               "rows": [["Exercised", "300", "$18.20"], ["Granted", "450", "$21.10"]]}
+    item = verify("The options exercised had an exercise price of $18.20.", options,
+                  question="What was the exercise price of the options exercised?").items[-1]
+    assert not item.flagged, item.reason
+    # an answer of several values may give other columns' too
+    screen = {"columns": ["ticker", "price", "market_cap", "dividend_yield"],
+              "rows": [["AAPL", "150.20", "2.5 trillion", "0.6%"], ["MSFT", "310.50", "2.3 trillion", "0.8%"]]}
+    report = verify("AAPL trades at $150.20, a $2.5 trillion company yielding 0.6%.", screen,
+                    question="What is Apple's price?")
+    assert not any(i.status == "misattributed" for i in report.items), [i.reason for i in report.items]
+
+
+def test_no_other_column_rescues_or_computes_the_asked_columns_value():
+    leases = {"unit": "million", "columns": ["", "Operating leases", "Finance leases", "Total"],
+              "rows": [["2022", "145.2", "12.0", "157.2"], ["2023", "132.8", "11.4", "144.2"]]}
+    question = "What are the operating lease payments due in 2023?"
+    # 144.2 - 132.8 = 11.4: the Total column less the asked one is no rescue
+    assert verify("The answer is $11.4 million.", leases, question=question).items[0].status == "misattributed"
+    # a change computed down the finance column does not answer the operating one
+    change = "What was the change in operating lease payments due from 2022 to 2023?"
+    assert verify("The answer is -$0.6 million.", leases, question=change).items[0].status == "unsupported"
+    assert verify("The answer is -$12.4 million.", leases, question=change).items[0].status == "derived"
+    # a share of the Total column the question names by its word is fine
+    share = "What percentage of total lease payments in 2023 are operating lease payments?"
+    assert verify("The answer is 92.09%.", leases, question=share).items[0].status == "derived"
+
+
+def test_a_column_named_only_by_the_asked_rows_words_rules_nothing_out():
+    # "revenue" names the row "Total cost of revenue", not the "% of total revenue" column
+    costs = {"unit": "thousand", "columns": ["", "Amount", "% of total revenue", "Amount", "% of total revenue"],
+             "rows": [["Services", "243,053", "34", "246,548", "38"],
+                      ["Total cost of revenue", "$ 324,350", "45%", "296,783", "45%"]]}
+    item = verify("The answer is 310566.5 thousand.", costs,
+                  question="What is the average total cost of revenue for 2018 and 2019?").items[0]
+    assert item.status == "derived", item.reason

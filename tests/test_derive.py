@@ -542,6 +542,9 @@ def test_a_question_naming_a_total_row_asks_about_the_rows_it_totals():
     assert one("It changed by -10.", sheet, question="What was the change in total current assets?"
                )[0].status == "unsupported"
 
+    from verifier.operands import closes_section
+    assert [closes_section(x) for x in ("Subtotal", "Grand total", "% of total", "Percentage of total")] == [
+        True, True, False, False]  # a share of the total is no total row
     # a total printed last ("Non-current assets total") closes its rows as "Total ..." does
     sheet["rows"][-1][0] = "Non-current assets total"
     item, _ = one("Non-current assets averaged 195 in 2019.", sheet,
@@ -623,6 +626,10 @@ def test_a_month_abbreviated_in_the_text_is_named_by_its_full_name():
     asked = "What is the percentage difference in the number of PSUs granted between {} 2016 and October 2018?"
     assert one("The answer is -15.01%.", note, question=asked.format("February"))[0].status == "derived"
     assert one("The answer is -15.01%.", note, question=asked.format("March"))[0].status == "unsupported"
+    # a word that only looks like a month ("APR", "Dec" without its dot or a day) names none
+    for question in (("What is the percentage difference in the number of PSUs (APR-linked) granted between "
+                      "2016 and 2018?"), "What is the percentage difference in Dec PSUs granted between 2016 and 2018?"):
+        assert one("The answer is -15.01%.", note, question=question)[0].status == "derived", question
 
 
 def test_a_derivations_evidence_names_each_operands_figure():
@@ -904,8 +911,16 @@ def test_a_computed_value_that_looks_like_a_year_is_derived_as_the_number_it_is(
     assert verify("The answer is 2064.", _SUBSCRIBERS, question=question).items[0].status == "unsupported"
     # a question that asks for a year, or computes nothing, keeps reading it as a year
     for asked in ("In which year was the change in video service customers less than 2063?",
+                  "Which of the years saw the larger change in video service customers?",
+                  "What was the year with the larger change in video service customers?",
+                  "Identify the year in which the change in video service customers was larger.",
                   "What was the video service customers figure?", None):
-        assert verify("The answer is 2063.", _SUBSCRIBERS, question=asked).items[0].status != "derived"
+        assert verify("The answer is 2063.", _SUBSCRIBERS, question=asked).items[0].status != "derived", asked
+    # and so does an answer that writes it as a year
+    for answer in ("The change was largest in 2063.", "Since 2063, customers changed.",
+                   "Customers rose from 4,697 to 6,760 by 2063."):
+        item = next(i for i in verify(answer, _SUBSCRIBERS, question=question).items if i.text == "2063")
+        assert item.status != "derived", answer
 
 
 def test_a_hit_the_question_rules_out_does_not_end_the_search():

@@ -12,13 +12,13 @@ from verifier.table_layout import layout, spans
 @pytest.mark.parametrize(("row", "width", "want"), [
     # a title over each pair of columns, printed at the start of its pair
     (["", "2019", "", "2018", ""], 5, ["2019", "2019", "2018", "2018"]),
-    # printed in the middle of its run ("Years Ended" over 2019/2018/2017, "Change" over
-    # three): only the columns both readings (from the title on; even thirds) agree on
+    # printed in the middle of its run ("Years Ended" over 2019/2018/2017, "Change" over three)
     (["", "", "Years Ended", "", "", "Change", ""], 7,
-     ["", "Years Ended", "Years Ended", "", "Change", "Change"]),
-    # spans of unequal width that happen to divide evenly (3 + 1): the disputed column
-    # takes no title
-    (["", "A", "", "", "B"], 5, ["A", "A", "", "B"]),
+     ["Years Ended", "Years Ended", "Years Ended", "Change", "Change", "Change"]),
+    # printed at the end of each run
+    (["", "", "2019", "", "2018"], 5, ["2019", "2019", "2018", "2018"]),
+    # spans of unequal width that happen to divide evenly (3 + 1): own columns only
+    (["", "A", "", "", "B"], 5, ["A", "", "", "B"]),
     # a title row without its trailing blanks says nothing past its end
     (["", "December 31, 2019", "", "December 31, 2018"], 7,
      ["December 31, 2019", "", "December 31, 2018", "", "", ""]),

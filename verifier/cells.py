@@ -358,7 +358,7 @@ def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...]
     flagged = set(candidate_leaves(mention, hay))
     if flagged & set(operands) and not set(operands) <= flagged:
         return True
-    if other_row(question, operands, hay) or _other_columns(question, operands, hay):
+    if other_row(question, operands, hay) or other_column(question, operands, hay):
         return True
     periods = _question_periods(ex, question)
     if len(periods) < 2:
@@ -388,20 +388,31 @@ def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack, totall
     return False
 
 
-def _other_columns(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> bool:
+def other_column(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> bool:
     """Whether a derivation takes an operand from a column other than the one the
-    question names without doubt (the finance lease column's total less its 2022, for
-    "the operating lease payments due in 2023")."""
+    question names without doubt, and does not name itself: "the operating lease
+    payments due in 2023" is not the finance lease column's figures, nor its "Total"
+    column's less the operating one (a header of no content words, such as "Total", is
+    named by its own words: "of total lease payments"). Dated columns are the period
+    check's."""
     words = _question_words(question)
+    said = frozenset(_WORD.findall(question.lower()))
     for leaf in operands:
         found = _row_of(hay, leaf)
         key = hay.leaves[leaf].key
-        if found is not None and key:
-            named = _asked_column(hay, found[0], words)
-            stems = _columns(hay, found[0]).get(key)
-            if named is not None and key != named and stems and not stems <= words:
-                return True
+        if found is None or not key or is_period_label(key) or yearquarter.YEAR_IN_TEXT.search(key):
+            continue
+        named = _asked_column(hay, found[0], words)
+        if named is None or key == named or _columns(hay, found[0])[named] <= found[1].stems:
+            continue  # (the question's words for the column are the row's: "cost of revenue")
+        stems = _columns(hay, found[0]).get(key)
+        if not ((stems & words) - _columns(hay, found[0])[named] if stems
+                else frozenset(_WORD.findall(key.lower())) <= said):
+            return True
     return False
+
+
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _named_by_name(row: _Row, question: str) -> bool:
@@ -469,8 +480,11 @@ def _other_column(hay: Haystack, cells: list[tuple[LeafId, tuple[int, _Row]]], a
     """(the column asked about, the value's column) when every copy of the value sits
     in a column other than the one the question names without doubt ("the operating
     lease payments due in 2023" answered from the "Finance Leases" column); None when
-    the question names no single column, or names the value's column too, or the answer
-    does. Period columns are the period check's, not this one's."""
+    the question names no single column, or shares a word with the value's column, or
+    the answer does, or states several values. Period columns are the period check's,
+    not this one's."""
+    if asked.several:
+        return None  # an answer of several values may give other columns' too ("at $150.20, yielding 0.6%")
     found = None
     for leaf, (table, row) in cells:
         key = hay.leaves[leaf].key
@@ -479,9 +493,11 @@ def _other_column(hay: Haystack, cells: list[tuple[LeafId, tuple[int, _Row]]], a
             return None
         columns = _columns(hay, table)
         stems = columns.get(key)
-        if not stems or stems <= asked.words or stems <= asked.answer_words or columns[named] <= row.stems:
-            # a dated or unnamed column, one the question or answer names, or a question
-            # whose words for the column are the row's ("working capital adjustment")
+        if not stems or (stems & (asked.words | asked.answer_words)) - columns[named] or columns[named] <= row.stems:
+            # a dated or unnamed column, one the question or answer touches by a word the
+            # asked column lacks ("the exercise price of the options": "Weighted average
+            # exercise price"; "leases" is both columns'), or a question whose words for
+            # the column are the row's ("working capital adjustment")
             return None
         found = found or (named, key)
     return found

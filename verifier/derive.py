@@ -733,7 +733,6 @@ def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
     years = prose_periods.when_words(" ".join(w for w in asked if w.isdigit()))
     if not years:
         return []  # no year named: nothing is asked by date
-    asked |= prose_periods.when_words(" ".join(asked))  # "Feb. 2016" asks for February 2016
 
     # a question naming no month names a figure of "April 2019" by "2019"
     loose = _ALL_WHEN if not asked & _ALL_WHEN else frozenset()

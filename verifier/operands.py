@@ -125,10 +125,10 @@ def column_total(hay: Haystack, leaf: LeafId) -> LeafId | None:
 
 
 #: Row labels that close a section: its total ("Total", "Totals", "Grand total",
-#: "Subtotal", "Segment total"). "Net ..." rows are as often items ("Net bookings") as
+#: "Subtotal", "Segment total"; not "% of total", a share). "Net ..." rows are as often items ("Net bookings") as
 #: the balance of what is above, and "Balance at end of year" rows are not told apart:
 #: those stay items.
-_CLOSING_ROW = re.compile(r"^(?:sub|grand_)?totals?(?:_|$)|_(?:sub)?totals?$")
+_CLOSING_ROW = re.compile(r"^(?:sub|grand_)?totals?(?:_|$)|(?<!_of)(?<!^of)_(?:sub)?totals?$")
 
 #: Fewer rows than this between breaks are no section, unless a heading row is printed
 #: above them (or they open the table and a heading row follows): two rows between two

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from normalizers import NormalizeError, number_symbols, quotes
 from normalizers._text import fold
 
-from . import cells, conflicts, polarity, yearquarter
+from . import cells, conflicts, polarity, prose_periods, yearquarter
 from . import question as asked
 from . import score as scoring
 from ._errors import InputError, LimitError
@@ -199,7 +199,8 @@ def derive_stage(state: State) -> None:
     if not state.policy.derive:
         return
     hay, budget = state.haystack, state.policy.max_derive_items
-    asked = focus_words(state.question) if state.question else frozenset()
+    # the question's words, with its abbreviated months as names ("Feb. 2016": february)
+    asked = focus_words(state.question) | prose_periods.when_words(state.question) if state.question else frozenset()
     work = Budget(state.policy.derive_max_work)
     matched: list[tuple[Mention, Item]] = []
     entities: list[str | None] = []  # the ticker each value's clause names, once needed
@@ -263,9 +264,14 @@ def derive_stage(state: State) -> None:
     state.matched = matched
 
 
-#: A question whose answer is a date: "which year", "what years", "when".
-_ASKS_WHEN = re.compile(r"(?i)\b(?:which|what)\s+(?:(?:fiscal|financial|calendar)\s+)?(?:years?|periods?|dates?)\b"
-                        r"|\bwhen\b|\bin\s+what\s+year\b")
+#: A question whose answer is a date: "which year", "which of the years", "what was the
+#: year with", "identify the year in which", "when".
+_ASKS_WHEN = re.compile(r"(?i)\b(?:which|what|identify|name)\b[^?.]{0,30}?\b(?:years?|periods?|dates?)\b"
+                        r"|\bwhen\b|\bthe\s+years?\s+(?:in\s+)?(?:which|when|that|with)\b")
+#: Words after which a four-digit number is a year: "in 2017", "since 2017", "to 2017".
+_BEFORE_A_YEAR = frozenset({"in", "since", "from", "to", "until", "till", "by", "of", "during", "through",
+                            "before", "after", "between", "and", "fiscal", "year", "fy", "calendar", "early",
+                            "late", "mid", "end", "beginning"})
 
 
 def _year_as_number(state: State, mention: Mention) -> Mention:
@@ -273,10 +279,14 @@ def _year_as_number(state: State, mention: Mention) -> Mention:
     the data supports, read as the plain number it may be, when the question asks for a
     computation: only a derivation can then support it (a year found as written is the
     date check's business). Not for a question that asks for a year ("In which year
-    was R&D less than 10,000?"). Other dates are returned unchanged."""
+    was R&D less than 10,000?"), nor for a number the answer writes as a year ("in
+    2017", "since 2017"). Other dates are returned unchanged."""
     question = state.question or ""
     if not (len(mention.text) == 4 and mention.text.isdigit()) or not cue_words(question) or _ASKS_WHEN.search(question):
         return mention
+    before = state.answer[max(0, mention.start - 16):mention.start].lower().split()
+    if before and before[-1].strip("(,") in _BEFORE_A_YEAR:
+        return mention  # "grew to 12,345 in 2017": a year, however it may compute
     number = extractor(state.locale).as_number(mention.text)
     return mention if number is None else replace(number, start=mention.start, end=mention.end)
 
@@ -288,10 +298,11 @@ def _refused(state: State, mention: Mention, item: Item, found: Derivation) -> b
     if id(item) in state.cell_flags and cells.refuses_rescue(
             question, mention, found.operands, hay, extractor(state.locale, tuple(state.policy.extra_stopwords))):
         return True  # a rescue from columns the question does not ask about explains nothing
-    if question and found.op in _ONE_ROW_OPS and cells.other_row(
-            question, found.operands, hay, totalled=found.op == "mean"):
-        # the question names the row: another row's change is not its answer (the mean
-        # of the rows a named "Total ..." row totals is)
+    if question and found.op in _ONE_ROW_OPS and (cells.other_row(
+            question, found.operands, hay, totalled=found.op == "mean") or cells.other_column(
+            question, found.operands, hay)):
+        # the question names the row (or column): another row's change is not its answer
+        # (the mean of the rows a named "Total ..." row totals is)
         return True
     if question and cells.outside_asked_years(question, found.operands, hay, found.op in _CHANGE_OPS):
         return True  # "between 2018 and 2019" is not answered with 2017's value

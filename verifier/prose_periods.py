@@ -139,13 +139,20 @@ def clauses_naming(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> int:
 
 def when_words(text: str) -> frozenset[str]:
     """The words that say when: month names, abbreviations read as the name, and years
-    ("April 2019" -> april, 2019; "Feb. 2016" -> february, 2016)."""
-    return frozenset(_MONTH_SHORT.get(w, w) for w in _WHEN_WORD.findall(text.lower())
-                     if w in MONTHS or w in _MONTH_SHORT or (len(w) == 4 and w.isdigit() and 1900 <= int(w) <= 2100))
+    ("April 2019" -> april, 2019; "Feb. 2016" -> february, 2016). An abbreviation
+    counts only with its dot or before a number ("Dec 31"): "APR" and "Inc/(Dec)" are no
+    months."""
+    lowered = text.lower()
+    words = {w for w in _WHEN_WORD.findall(lowered)
+             if w in MONTHS or (len(w) == 4 and w.isdigit() and 1900 <= int(w) <= 2100)}
+    words.update(_MONTH_SHORT[m.group(1)] for m in _MONTH_ABBREVIATION.finditer(lowered))
+    return frozenset(words)
 
 
 #: Month abbreviations, as filings write them ("Feb. 2016", "Sept. 30").
 _MONTH_SHORT = {name[:3]: name for name in MONTHS if name != "may"} | {"sept": "september"}
+_MONTH_ABBREVIATION = re.compile(r"\b(" + "|".join(sorted(_MONTH_SHORT, key=len, reverse=True))
+                                 + r")(?:\.|(?=\s+\d))")
 
 
 #: (leaf, clause start) -> what the clause says (:func:`_clause`)

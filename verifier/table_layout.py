@@ -41,17 +41,19 @@ def spans(row: Sequence[Any], width: int) -> list[tuple[str, ...]]:
       printed over the middle of the table).
     - A compact row of titles alone, shorter than the table (FinQA prints "| 2008 |
       2007" over six columns), splits the columns evenly, when they divide evenly.
-    - Otherwise a title covers a column where two readings agree: it runs from where
-      it is printed to the next title (or the row's end), and the columns split evenly
-      between the titles, each printed within its share ("| 2019 | | 2018 |" over
-      "Carrying | Fair | Carrying | Fair"). Where they disagree (a title printed
-      mid-span, spans of unequal widths, "| F19 | F18 | |") a title covers its own
-      column only: a wrong guess would date a column wrongly.
+    - Otherwise the columns split evenly between the titles when each title is printed
+      at the same place within its share: all at its start ("| 2019 | | 2018 |" over
+      "Carrying | Fair | Carrying | Fair"), all at its end, or all in its middle.
+      Anything else (spans of unequal widths, "| A | | | B |"; "| F19 | F18 | |") titles
+      its own column only, and a row shorter than the table nothing past its end: a
+      wrong guess would date a column wrongly.
 
     >>> spans(["", "December 31, 2019", "", "December 31, 2018", ""], 5)
     [(), ('December 31, 2019',), ('December 31, 2019',), ('December 31, 2018',), ('December 31, 2018',)]
     >>> spans(["", "2008", "2007"], 5)
     [(), ('2008',), ('2008',), ('2007',), ('2007',)]
+    >>> spans(["", "", "2019", "", "2018"], 5)  # printed at the end of each span
+    [(), ('2019',), ('2019',), ('2018',), ('2018',)]
     >>> spans(["", "December 31, 2019", "", "December 31, 2018"], 7)  # trailing blanks not printed
     [(), ('December 31, 2019',), (), ('December 31, 2018',), (), (), ()]
     """
@@ -65,15 +67,11 @@ def spans(row: Sequence[Any], width: int) -> list[tuple[str, ...]]:
     block = data // k if data % k == 0 else 0
     if len(row) - 1 == k and len(row) < width:  # compact: one cell per title
         return [()] + [(titles[(c - 1) // block][1],) for c in range(1, width)] if block else out
-    if block and not all((c - 1) // block == i for i, (c, _) in enumerate(titles)):
-        block = 0  # a title outside its even share ("| F19 | F18 | |"): no even split
-    for i, (start, title) in enumerate(titles):
-        # (a row shorter than the table says nothing of the columns past its end)
-        stop = titles[i + 1][0] if i + 1 < k else min(width, len(row))
-        for c in range(start, stop):
-            if block and (c - 1) // block == i:
-                out[c] = (title,)
-        out[start] = (title,)  # a title is over its own column at least
+    offsets = {(c - 1) - i * block for i, (c, _) in enumerate(titles)} if block else set()
+    if len(offsets) == 1 and 0 <= next(iter(offsets)) < block and len(row) >= width:
+        return [()] + [(titles[(c - 1) // block][1],) for c in range(1, width)]
+    for c, title in titles:
+        out[c] = (title,)
     return out
 
 
