@@ -69,7 +69,8 @@ _STOP = object()
 
 
 def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    # (a JSON body may carry a lone surrogate, "\ud800": hashed as sent, not refused)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def build_record(report: Report, answer: str, question: str | None, tool_names: list[str],
@@ -90,7 +91,7 @@ def build_record(report: Report, answer: str, question: str | None, tool_names: 
         for j in judgements:
             j.pop("sentence", None)
             j.pop("quote", None)
-    return {
+    return _storable({
         "created_at": datetime.now(UTC).replace(tzinfo=None),
         "assistant": meta.get("assistant"), "model": meta.get("model"),
         "prompt_version": meta.get("prompt_version"), "conversation_id": meta.get("conversation_id"),
@@ -104,7 +105,23 @@ def build_record(report: Report, answer: str, question: str | None, tool_names: 
                         for s in report.suggestions],
         "judgements": judgements,
         "latency_ms": round(latency_ms, 3),
-    }
+    })
+
+
+def _storable(value: Any) -> Any:
+    """``value`` with every string a database can store: a lone surrogate a JSON body
+    escaped ("\\ud800") is kept visible as that escape, not dropped or refused."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, dict):
+        return {_storable(k): _storable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_storable(v) for v in value]
+    return value
 
 
 def make_engine(url: str) -> Engine:
@@ -221,7 +238,7 @@ class AuditLog:
                     conn.execute(insert(verifications), rows)
                 self.written += len(rows)
                 return
-            except SQLAlchemyError as exc:
+            except (SQLAlchemyError, ValueError) as exc:  # (the writer thread must outlive any one batch)
                 log.warning("audit write of %d records failed (attempt %d): %s", len(rows), attempt + 1, exc)
                 time.sleep(0.2 * (attempt + 1))
         self.failed += len(rows)

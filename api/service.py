@@ -47,7 +47,7 @@ class HaystackCache:
     def get(self, tool_results: Any, locale: str, max_leaves: int) -> Haystack:
         if self.size == 0:
             return Haystack(tool_results, locale=locale, max_leaves=max_leaves)
-        key = hashlib.blake2b(f"{locale}\0{max_leaves}\0{dumps(tool_results)}".encode(),
+        key = hashlib.blake2b(f"{locale}\0{max_leaves}\0{dumps(tool_results)}".encode("utf-8", "surrogatepass"),
                               digest_size=16).hexdigest()
         with self._lock:
             hay = self._items.get(key)

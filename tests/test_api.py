@@ -442,3 +442,27 @@ def test_metrics_sum_every_worker_when_serving_with_several(tmp_path: Path):
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_lone_surrogates_and_enormous_numbers_get_a_report_not_a_500_or_a_hang(base, sqlite_url):
+    # a JSON body may escape a lone surrogate; the audit log hashes it, the cache keys it
+    raw = ('{"answer": "AAPL at $\\ud800 142.30", "question": "What is \\udfff AAPL?", '
+           '"tool_results": {"symbol": "AAPL", "note": "\\ud800", "price": 142.30}}')
+    r = httpx.post(f"{base}/v1/verify", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 200, r.text
+    # and the audit log keeps the record, the surrogate visible as its escape
+    engine = create_engine(sqlite_url)
+    for _ in range(100):
+        with engine.connect() as conn:
+            stored = conn.execute(select(verifications.c.question)).scalars().all()
+        if stored:
+            break
+        time.sleep(0.05)
+    assert stored == ["What is \\udfff AAPL?"]
+    # a number whose integer would take minutes to build stays text: answered at once
+    start = time.monotonic()
+    r = httpx.post(f"{base}/v1/verify", content='{"answer": "Value 10.", "tool_results": {"v": 1e999999999}}',
+                   headers={"content-type": "application/json"}, timeout=30)
+    assert r.status_code == 200 and time.monotonic() - start < 5
+    assert r.json()["items"][0]["status"] == "unsupported"
+    assert httpx.get(f"{base}/healthz").status_code == 200

@@ -889,9 +889,14 @@ def _number_text(value: float | Decimal) -> tuple[str, Decimal | None]:
         number = Decimal(raw)
     except InvalidOperation:  # pragma: no cover - repr/str of finite numbers always parse
         return raw, None
-    if len(number.as_tuple().digits) > numbers.MAX_DIGITS:
-        return raw, None
+    if len(number.as_tuple().digits) > numbers.MAX_DIGITS or abs(number.adjusted()) > _MAX_EXPONENT:
+        return raw, None  # (1e999999999: its integer alone would take minutes to build)
     return raw, number
+
+
+#: Powers of ten past this are no measured quantity (a 1e-70 or a 1e70 is noise or an
+#: attack): such a number stays text, never a value.
+_MAX_EXPONENT = numbers.MAX_DIGITS + 30
 
 
 def _small_int(value: Any, lo: int, hi: int, strip: str = "") -> int | None:
