@@ -110,8 +110,11 @@ def build_record(report: Report, answer: str, question: str | None, tool_names: 
 
 def _storable(value: Any) -> Any:
     """``value`` with every string a database can store: a lone surrogate a JSON body
-    escaped ("\\ud800") is kept visible as that escape, not dropped or refused."""
+    escaped ("\\ud800") and a NUL (which PostgreSQL text refuses) are kept visible as
+    their escapes, not dropped or refused."""
     if isinstance(value, str):
+        if "\x00" in value:
+            value = value.replace("\x00", "\\x00")
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:

@@ -446,7 +446,7 @@ def test_metrics_sum_every_worker_when_serving_with_several(tmp_path: Path):
 
 def test_lone_surrogates_and_enormous_numbers_get_a_report_not_a_500_or_a_hang(base, sqlite_url):
     # a JSON body may escape a lone surrogate; the audit log hashes it, the cache keys it
-    raw = ('{"answer": "AAPL at $\\ud800 142.30", "question": "What is \\udfff AAPL?", '
+    raw = ('{"answer": "AAPL at $\\ud800 142.30", "question": "What is \\udfff AAPL\\u0000?", '
            '"tool_results": {"symbol": "AAPL", "note": "\\ud800", "price": 142.30}}')
     r = httpx.post(f"{base}/v1/verify", content=raw, headers={"content-type": "application/json"})
     assert r.status_code == 200, r.text
@@ -458,7 +458,7 @@ def test_lone_surrogates_and_enormous_numbers_get_a_report_not_a_500_or_a_hang(b
         if stored:
             break
         time.sleep(0.05)
-    assert stored == ["What is \\udfff AAPL?"]
+    assert stored == ["What is \\udfff AAPL\\x00?"]
     # a number whose integer would take minutes to build stays text: answered at once
     start = time.monotonic()
     r = httpx.post(f"{base}/v1/verify", content='{"answer": "Value 10.", "tool_results": {"v": 1e999999999}}',
