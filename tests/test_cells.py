@@ -279,3 +279,23 @@ def test_a_column_named_only_by_the_asked_rows_words_rules_nothing_out():
     item = verify("The answer is 310566.5 thousand.", costs,
                   question="What is the average total cost of revenue for 2018 and 2019?").items[0]
     assert item.status == "derived", item.reason
+
+
+def test_a_computation_answered_with_another_columns_cell_is_misattributed():
+    leases = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
+              "rows": [["2021", "140.9", "14.9"], ["2022", "133.2", "12.0"], ["2023", "132.8", "2.9"]]}
+    question = "What is the change in operating lease payments from 2021 to 2022?"
+    assert verify("They fell by 2.9.", leases, question=question).items[0].status == "misattributed"
+    assert verify("They fell by 7.7.", leases, question=question).items[0].status == "derived"
+
+
+def test_a_value_a_table_prints_is_asked_by_name_not_computed():
+    # "value" names a quantity ("fair value"), so the question is a lookup: the carrying
+    # amount in its place is the wrong column
+    debt = {"header_rows": [["", "December 31, 2019", "", "December 31, 2018", ""]],
+            "columns": ["(In millions)", "Carrying Amount", "Fair Value", "Carrying Amount", "Fair Value"],
+            "rows": [["Total debt", "2,341.2", "2,410.0", "3,474.2", "3,535.1"]]}
+    question = "What was the fair value of total debt as of December 31, 2019?"
+    assert verify("The answer is $2,410.0 million.", debt, question=question).items[0].status == "normalized"
+    item = verify("The answer is $2,341.2 million.", debt, question=question).items[0]
+    assert item.status == "misattributed" and "'Carrying Amount'" in item.reason

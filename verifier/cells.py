@@ -176,12 +176,15 @@ def _check_value(mention: Mention, item: Item, hay: Haystack, asked: _Asked, ask
     if any(r is None for r in rows):
         return item  # a copy outside a labelled table row: the value may come from there
     cells = [(leaf, r) for leaf, r in zip(leaves, rows, strict=True) if r is not None]
-    if asked.computes:
-        return _check_computed(mention, item, hay, cells, asked)
+    # a value every copy of which is another column's cell: a lookup from the wrong
+    # column, or a computation answered with one (the derive stage may then explain it
+    # from the asked column)
     column = _other_column(hay, cells, asked)
     if column is not None:
         return misattributed_item(item, hay, mention, f"the column {column[0]!r} the question asks about",
                                   owner=f"the column {column[1]!r}")
+    if asked.computes:
+        return _check_computed(mention, item, hay, cells, asked)
     asked_rows = []
     for _, (table, row) in cells:
         named = _asked_row(hay, table, asked.words)
