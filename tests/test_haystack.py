@@ -4,7 +4,7 @@ from decimal import Decimal
 import jsonpath_ng
 import pytest
 
-from verifier import Haystack, InputError, LimitError
+from verifier import Haystack, InputError, LimitError, verify
 from verifier.haystack import as_tools, iter_leaves
 
 
@@ -232,3 +232,25 @@ def test_an_answer_copying_a_label_with_its_footnote_marker_reads_no_figure_in_i
     assert [(i.text, i.status) for i in items] == [("(1)", "unsupported"), ("5.2", "exact")]
     items = verify("Net change was (12) in 2019.", table).items  # an accounting negative stays one
     assert [(i.text, i.status) for i in items if i.kind != "date"] == [("(12)", "exact")]
+
+
+@pytest.mark.parametrize(("corner", "header_rows", "scale"), [
+    ("(In millions)", None, Decimal("1E6")), ("($ in thousands, except per share data)", None, Decimal("1E3")),
+    ("(Dollars in millions)", None, Decimal("1E6")), ("$'000", None, Decimal("1E3")),
+    ("", [["", "", "(in thousands)"]], Decimal("1E3")), ("As of", None, None), ("Revenue by region", None, None)])
+def test_a_tables_corner_or_title_states_the_scale_of_its_figures(corner, header_rows, scale):
+    table = {"columns": [corner, "2019", "2018"], "rows": [["Revenue", "45,210", "43,147"]],
+             **({"header_rows": header_rows} if header_rows else {})}
+    hay = Haystack(table)
+    leaf = next(i for i in hay.leaf_value if hay.leaves[i].raw == "45,210")
+    assert hay.leaf_scale(leaf) == scale
+    if scale is not None:
+        assert Decimal(45210) * scale in hay.numbers
+
+
+def test_a_scale_the_table_states_reads_answers_in_other_units_and_refuses_the_wrong_one():
+    table = {"columns": ["(in thousands)", "2019", "2018"], "rows": [["Revenue", "45,210", "43,147"]]}
+    question = "What was revenue in 2019?"
+    assert verify("Revenue was $45.21 million in 2019.", table, question=question).items[0].status == "normalized"
+    # the cell's digits with another scale word are not the cell: 45,210 thousand is no 45,210 billion
+    assert verify("Revenue was $45,210 billion in 2019.", table, question=question).items[0].status == "unsupported"

@@ -117,6 +117,28 @@ def key_scale(key: str | None) -> Decimal | None:
     return None
 
 
+#: A table's corner cell or title that states the unit of its figures: "(In millions)",
+#: "($ in thousands, except per share data)", "(Dollars in millions)", "$ MILLION",
+#: "(in millions of €)", "Millions of dollars".
+_TABLE_UNIT = regex.compile(
+    r"(?i)\bin\s*(?:[$€£]\s*|(?:us\s+)?dollars\s+|euros?\s+)?(?:thousands|millions|billions)\b"
+    r"|(?:^|[\s(])(?:us)?[$€£]\s*(?:['’]000|000s|thousands?|millions?|billions?)(?![\w'’])"
+    r"|\b(?:thousands|millions|billions)\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£])")
+
+
+def _table_scale(headers: list[str | None], header_rows: Any) -> Decimal | None:
+    """The scale a printed table states in its corner (its first column's header) or in
+    a header row's title, for every figure under it."""
+    texts = [headers[0]] if headers and headers[0] else []
+    if isinstance(header_rows, (list, tuple)):
+        for row in header_rows:
+            texts += [c for c in (row if isinstance(row, (list, tuple)) else [row]) if isinstance(c, str)]
+    for text in texts:
+        if _TABLE_UNIT.search(text):
+            return unit_field_scale(text) or key_scale(text) or Decimal(1000)  # (only "$'000" says none)
+    return None
+
+
 def unit_field_scale(value: str) -> Decimal | None:
     """The scale a unit field's text names: ``"millions"``, ``"in thousands"``."""
     words = numbers.scale_words()
@@ -197,6 +219,8 @@ class Haystack:
         #: a table cell's titles, top first: spanning header rows and section rows
         #: ("December 31, 2018" over "Carrying Amount"), see verifier.table_layout
         self._titles: dict[int, tuple[str, ...]] = {}
+        #: a table's rows node -> the scale its corner or title states ("(In millions)")
+        self._table_scales: dict[int, Decimal] = {}
         self._plain: list[tuple[Decimal, NumRef]] = []  # the tool being read's numbers as written
         #: each numeric leaf's own number as written (a percent string "4.00%" -> 4.00):
         #: the operands the derive stage combines
@@ -271,6 +295,9 @@ class Haystack:
             if headers is not None and key in _TABLE_ROWS and isinstance(child, (list, tuple)):
                 self.counts[len(child)].append((tool.index, child_node))
                 read = table_layout.layout(child, headers, obj.get("header_rows"), is_period_label)
+                table_scale = _table_scale(headers, obj.get("header_rows"))
+                if table_scale is not None:
+                    self._table_scales[child_node] = table_scale
                 for r in range(len(child) - 1, -1, -1):
                     row, row_node = child[r], self._node(child_node, r)
                     if isinstance(row, (list, tuple)):
@@ -281,7 +308,8 @@ class Haystack:
                             cell_node = self._node(row_node, c)
                             if c < len(titles) and titles[c]:
                                 self._titles[cell_node] = titles[c]
-                            stack.append((row[c], cell_node, header, key_scale(header) or child_scale))
+                            stack.append((row[c], cell_node, header,
+                                          key_scale(header) or table_scale or child_scale))
                     else:
                         stack.append((row, row_node, key, child_scale))
             else:
@@ -738,9 +766,14 @@ class Haystack:
 
     def leaf_scale(self, leaf: LeafId) -> Decimal | None:
         """The scale the data states for a leaf: from its key/column header, else from
-        its tool's unit field; None when the data says nothing."""
+        its table's corner or title ("(In millions)"), else from its tool's unit field;
+        None when the data says nothing."""
         entry = self.leaves[leaf]
-        return key_scale(entry.key) or self.tool_scale.get(entry.tool)
+        own = key_scale(entry.key)
+        if own is None and self._table_scales:
+            row = self._parent[entry.node]
+            own = self._table_scales.get(self._parent[row]) if row >= 0 else None
+        return own or self.tool_scale.get(entry.tool)
 
     def tool_of(self, leaf: LeafId) -> Tool:
         """The tool result a leaf belongs to."""
