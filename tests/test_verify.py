@@ -278,3 +278,15 @@ def test_a_hedged_round_number_is_a_rounding_at_its_significant_digits():
     assert verify("Volume was about 2,300,000 shares.", quote).items[0].status == "unsupported"
     assert [i.status for i in verify("AAPL trades at about $100.", quote).items if i.kind != "ticker"] == [
         "unsupported"]
+
+
+def test_a_date_that_only_repeats_the_questions_does_not_lift_the_score():
+    table = {"columns": ["(in thousands)", "2019", "2018"], "rows": [["Revenue", "45,210", "43,147"]]}
+    question = "What was revenue in 2019?"
+    wrong = verify("Revenue was $46.21 million in 2019.", table, question=question)
+    assert (wrong.confidence, wrong.score, wrong.checked) == ("low", 0.0, 2)  # the year is still checked
+    right = verify("Revenue was $45.21 million in 2019.", table, question=question)
+    assert (right.confidence, right.score) == ("high", 1.0)
+    # a year the question does not name is a claim of its own, and counts
+    other = verify("Revenue was $46.21 million in 2019, up from 2018.", table, question=question)
+    assert other.score == 0.5 and other.confidence == "medium"

@@ -212,7 +212,9 @@ class Report(BaseModel):
     model_config = _FROZEN
 
     confidence: Confidence = Field(description="high: all supported; medium: some flagged; low: most flagged or an invented entity.")
-    score: float = Field(description="Supported share of checkable items (1.0 when there are none).", ge=0, le=1)
+    score: float = Field(description=(
+        "Supported share of checkable items (1.0 when there are none), leaving out dates that only "
+        "repeat the question's unless nothing else is checked."), ge=0, le=1)
     action: Action = Field(description="What the caller should do: show, show_with_warning, retry, abstain.")
     checked: int = Field(description="Number of checkable items extracted from the answer.")
     flagged: int = Field(description="Number of flagged items.")

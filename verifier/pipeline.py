@@ -495,7 +495,13 @@ _JUDGE_HINT = {
 def score_stage(state: State) -> None:
     """Turn items (and the judge's verdicts) into confidence, action and warnings."""
     items, policy = [item for _, item in state.matched], state.policy
-    confidence, score = scoring.confidence_of(items, policy)
+    # a date that only repeats the question's ("... in 2019" for "revenue in 2019") says
+    # nothing the question did not: it neither lifts nor lowers the score
+    asked = (state.question or "").lower()
+    scored = [item for item in items if not (
+        asked and item.kind in ("date", "period") and item.status in SUPPORTED_STATUSES
+        and item.text.lower() in asked)] or items
+    confidence, score = scoring.confidence_of(scored, policy)
     confidence, doubted = _judged_confidence(confidence, state.judgements)
     confidence = scoring.noted_confidence(confidence, state.notes)
     warnings = scoring.warnings_of(items, confidence, state.notes)
