@@ -103,3 +103,11 @@ def test_a_decimal_without_its_leading_zero_reads_as_with_it(digits, locale, sig
     found = [m for m in extract(f"x {before}{bare} y", locale=locale) if m.num_forms]
     assert [m.num_forms[0].value for m in found][:1] in ([Decimal(f"{sign}0.{digits}")],
                                                          [-Decimal(f"0.{digits}")])  # "(.5" may read as negative
+
+
+@settings(max_examples=200, deadline=None)
+@given(whole=st.text(alphabet="0123456789", min_size=1, max_size=30), frac=st.text(alphabet="0123456789", max_size=10))
+def test_a_reported_value_keeps_every_digit_it_was_written_with(whole, frac):
+    from verifier.models import decimal_text
+    written = Decimal(f"{whole}.{frac}" if frac else whole)
+    assert Decimal(decimal_text(written)) == written  # 40 digits: no rounding at 28

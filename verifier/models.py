@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from normalizers.numbers import CONTEXT
+
 Kind = Literal[
     "ticker", "amount", "percent", "basis_points", "percentage_points", "multiplier",
     "number", "date", "period", "code", "quote",
@@ -237,5 +239,5 @@ class Report(BaseModel):
 
 def decimal_text(value: Decimal) -> str:
     """A Decimal as plain positional text without exponent or trailing zeros."""
-    text = format(value.normalize(), "f")
+    text = format(value.normalize(CONTEXT), "f")  # (the default context would round past 28 digits)
     return "0" if text in ("-0", "0") else text
