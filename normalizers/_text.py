@@ -20,20 +20,28 @@ MINUS_SIGNS = "\u2212\u2012\u2013\ufe63\uff0d"
 APOSTROPHES = "\u2019\u02bc\u2032"
 
 
-_ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[" + MINUS_SIGNS + "])")
+#: Arabic decimal and thousands separators ("١٤٢٫٣٠"), read as "." and ",".
+ARABIC_MARKS = {"\u066b": ".", "\u066c": ","}
+
+_ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[" + MINUS_SIGNS + "\u066b\u066c\uff01-\uff5e])")
 
 
 def _ascii(match: regex.Match[str]) -> str:
     ch = match.group()
     if ch in MINUS_SIGNS:
         return "-"
+    if ch in ARABIC_MARKS:
+        return ARABIC_MARKS[ch]
+    if "\uff01" <= ch <= "\uff5e":  # full-width ASCII ("ＡＡＰＬ", "１２３．４"): its ASCII twin
+        return chr(ord(ch) - 0xFEE0)
     # regex may know digits newer than this Python's Unicode database: leave those be
     digit = unicodedata.digit(ch, None)
     return ch if digit is None else str(digit)
 
 
 def fold(text: str) -> str:
-    """``text`` with Unicode digits as ASCII and minus signs as ``-``; same length."""
+    """``text`` with Unicode digits as ASCII, minus signs as ``-``, Arabic decimal and
+    thousands marks as ``.`` and ``,``, and full-width ASCII as ASCII; same length."""
     if text.isascii():
         return text
     return _ODD.sub(_ascii, text)

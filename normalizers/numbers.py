@@ -100,7 +100,9 @@ def digits_pattern(locale: str) -> str:
     """Regex source for the digits of one number in ``locale`` (no sign, no scale).
 
     Named group ``num``. Accepts the locale's grouping, plain digits, the two
-    unambiguous mixed forms (``1,234.5`` and ``1.234,5``) whatever the locale, and a
+    unambiguous mixed forms (``1,234.5`` and ``1.234,5``) and groups of three set apart
+    by a no-break or thin space (``2 236 000``: no list is written so) whatever the
+    locale, and a
     decimal without its leading zero (``.455``), though not right after a word, a
     digit, a decimal mark or a closing ``)``, ``]`` or ``%`` ("v1.2.3", "12%.5",
     "[1].5" are no 0.5; "<.5%", "beta=.85", "$.455" are 0.5%, 0.85, 0.455).
@@ -114,6 +116,7 @@ def digits_pattern(locale: str) -> str:
         \d{{1,3}}(?:,\d{{3}})+\.\d+        # 1,234.5 : unambiguous in any locale
       | \d{{1,3}}(?:\.\d{{3}})+,\d+        # 1.234,5 : unambiguous in any locale
       | (?:{own}|{threes})(?:{d}\d+)?      # the locale's own grouping (and groups of 3)
+      | \d{{1,3}}(?:[\u00a0\u202f\u2009\u2007]\d{{3}})+(?:{d}\d+)?  # 2 236 000 with a no-break or thin space
       | \d+(?:{d}\d+)?                     # plain digits
       | (?<![\w.,%)\]]){d}\d+               # no leading zero: "$.455" a share, ".5%", "<.5%"
     )"""
@@ -154,7 +157,7 @@ def digits_to_decimal(num: str, locale: str) -> Decimal:
         group_chars = "." if decimal_mark == "," else ","
     else:
         decimal_mark, group_chars = sym.decimal, sym.group_chars
-    digits = [ch for ch in num if ch not in group_chars]
+    digits = [ch for ch in num if ch not in group_chars and ch not in SPACE_SEPARATORS]
     text = "".join(digits).replace(decimal_mark, ".")
     if sum(ch.isdigit() for ch in text) > MAX_DIGITS:
         raise NormalizeError(KIND, num, f"more than {MAX_DIGITS} digits")

@@ -42,6 +42,10 @@ from normalizers import NormalizeError, numbers
         ("(.12)", "en_US", Decimal("-0.12")),
         ("-.5", "en_US", Decimal("-0.5")),
         (",5", "de_DE", Decimal("0.5")),
+        ("2\u00a0236\u00a0000", "en_US", Decimal(2236000)),  # no-break or thin spaces group in any locale
+        ("2\u2009236\u2009000.5", "en_GB", Decimal("2236000.5")),
+        ("١٤٢٫٣٠", "en_US", Decimal("142.30")),  # Arabic-Indic digits and decimal mark
+        ("１２３．４", "en_US", Decimal("123.4")),  # full-width digits and point
     ],
 )
 def test_parse_reads_value_in_locale(text, locale, value):

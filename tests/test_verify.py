@@ -290,3 +290,11 @@ def test_a_date_that_only_repeats_the_questions_does_not_lift_the_score():
     # a year the question does not name is a claim of its own, and counts
     other = verify("Revenue was $46.21 million in 2019, up from 2018.", table, question=question)
     assert other.score == 0.5 and other.confidence == "medium"
+
+
+def test_full_width_tickers_and_arabic_or_space_grouped_figures_are_checked():
+    quote = {"symbol": "AAPL", "price": 142.30, "volume": 2236000}
+    report = verify("\uff21\uff21\uff30\uff2c at $\u0661\u0664\u0662\u066b\u0663\u0660 on 2\u202f236\u202f000 shares.", quote)
+    assert [(i.kind, i.status in ("exact", "normalized")) for i in report.items] == [
+        ("ticker", True), ("amount", True), ("number", True)]
+    assert verify("\uff2d\uff33\uff26\uff34 at $142.30.", quote).items[0].status == "unsupported"  # MSFT, unlisted
