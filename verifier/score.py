@@ -25,10 +25,17 @@ def confidence_of(items: list[Item], policy: Policy) -> tuple[Confidence, float]
     flagged = [item for item in items if item.flagged]
     if not flagged:
         return "high", score
-    invented = policy.invented_entity_is_low and any(item.kind in _ENTITY_KINDS for item in flagged)
+    invented = policy.invented_entity_is_low and any(_invented(item) for item in flagged)
     if invented or score < policy.medium_min_score:
         return "low", score
     return "medium", score
+
+
+def _invented(item: Item) -> bool:
+    """A ticker or code the tool data does not hold or cover, or an invalid code (one
+    only an earlier turn's data holds is stale, and another entity's is misattributed:
+    the data knows them)."""
+    return item.kind in _ENTITY_KINDS and item.status in ("unsupported", "invalid", "gap_fill")
 
 
 def action_of(confidence: Confidence, score: float, policy: Policy) -> Action:
@@ -77,15 +84,15 @@ def _message(items: list[Item], flagged: list[Item], confidence: str, but: bool 
         return "The answer states no numbers, tickers, dates or codes to check against the tool data."
     if not flagged:
         return f"All {len(items)} checked values match the tool data{', but' if but else '.'}"
-    entities = [i for i in flagged if i.kind in _ENTITY_KINDS]
+    entities = [i for i in flagged if _invented(i)]
     if entities and confidence == "low":
         names = ", ".join(dict.fromkeys(i.text for i in entities))
         return (f"The answer names {names}, which the tool data does not contain or which is not a "
                 f"valid code. {len(flagged)} of {len(items)} values could not be verified; "
                 "treat this answer with caution or ask again.")
     if confidence == "low":
-        return (f"{len(flagged)} of {len(items)} values could not be verified against the tool data. "
-                "Treat this answer with caution or ask again.")
+        return (f"{len(flagged)} of {len(items)} values could not be verified against the tool data "
+                f"({_what(flagged)[0].lower()}{_what(flagged)[1:]}). Treat this answer with caution or ask again.")
     return f"{_what(flagged)}: {len(flagged)} of {len(items)} values, highlighted."
 
 
