@@ -91,8 +91,10 @@ def _message(items: list[Item], flagged: list[Item], confidence: str, but: bool 
                 f"valid code. {len(flagged)} of {len(items)} values could not be verified; "
                 "treat this answer with caution or ask again.")
     if confidence == "low":
-        return (f"{len(flagged)} of {len(items)} values could not be verified against the tool data "
-                f"({_what(flagged)[0].lower()}{_what(flagged)[1:]}). Treat this answer with caution or ask again.")
+        what = _what(flagged)
+        detail = f" ({what[0].lower()}{what[1:]})" if what else ""
+        return (f"{len(flagged)} of {len(items)} values could not be verified against the tool data{detail}. "
+                "Treat this answer with caution or ask again.")
     return f"{_what(flagged)}: {len(flagged)} of {len(items)} values, highlighted."
 
 
