@@ -92,7 +92,10 @@ def example_report() -> dict[str, Any]:
 class ErrorBody(BaseModel):
     """Every 4xx/5xx answer has this shape."""
 
-    error: str = Field(description="A short code: invalid_input, too_large, unauthorized, timeout, ...",
+    error: str = Field(description=(
+        "A short code: invalid_request (the body's shape: a missing field, a wrong type), invalid_input "
+        "(what it holds: malformed tool JSON, an unknown locale), too_large, unauthorized, not_found, "
+        "timeout, ..."),
                        examples=["invalid_request"])
     message: str = Field(description="A human message naming the field at fault.",
                          examples=["policy.medium_min_score: Input should be less than or equal to 1"])
