@@ -466,3 +466,9 @@ def test_lone_surrogates_and_enormous_numbers_get_a_report_not_a_500_or_a_hang(b
     assert r.status_code == 200 and time.monotonic() - start < 5
     assert r.json()["items"][0]["status"] == "unsupported"
     assert httpx.get(f"{base}/healthz").status_code == 200
+
+
+def test_a_json_body_sent_as_text_is_415_saying_so(base):
+    r = httpx.post(f"{base}/v1/verify", content=json.dumps(body()), headers={"content-type": "text/plain"})
+    assert r.status_code == 415 and r.json()["error"] == "unsupported_media_type"
+    assert "application/json" in r.json()["message"] and r.json()["field"] == "body"
