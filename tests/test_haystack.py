@@ -237,7 +237,9 @@ def test_an_answer_copying_a_label_with_its_footnote_marker_reads_no_figure_in_i
 @pytest.mark.parametrize(("corner", "header_rows", "scale"), [
     ("(In millions)", None, Decimal("1E6")), ("($ in thousands, except per share data)", None, Decimal("1E3")),
     ("(Dollars in millions)", None, Decimal("1E6")), ("$'000", None, Decimal("1E3")),
-    ("", [["", "", "(in thousands)"]], Decimal("1E3")), ("As of", None, None), ("Revenue by region", None, None)])
+    ("", [["(in thousands)", "", ""]], Decimal("1E3")), ("", [["", "(in thousands)", ""]], None),
+    ("Shares in thousands", None, None), ("Revenue (in millions) and margin (%)", None, None),
+    ("As of", None, None), ("Revenue by region", None, None)])
 def test_a_tables_corner_or_title_states_the_scale_of_its_figures(corner, header_rows, scale):
     table = {"columns": [corner, "2019", "2018"], "rows": [["Revenue", "45,210", "43,147"]],
              **({"header_rows": header_rows} if header_rows else {})}
@@ -254,3 +256,20 @@ def test_a_scale_the_table_states_reads_answers_in_other_units_and_refuses_the_w
     assert verify("Revenue was $45.21 million in 2019.", table, question=question).items[0].status == "normalized"
     # the cell's digits with another scale word are not the cell: 45,210 thousand is no 45,210 billion
     assert verify("Revenue was $45,210 billion in 2019.", table, question=question).items[0].status == "unsupported"
+
+
+def test_a_tables_unit_leaves_per_share_rows_and_percentages_alone():
+    table = {"columns": ["(In millions, except per share amounts)", "2019", "2018"],
+             "rows": [["Net income", "11,083", "3,587"], ["Diluted EPS", "$2.97", "$2.51"],
+                      ["Cash dividends declared per common share", "$0.81", "$0.76"],
+                      ["Operating margin", "34.3%", "33.7%"]]}
+    question = "What was the change in diluted EPS from 2018 to 2019?"
+    assert verify("Diluted EPS rose by $0.46.", table, question=question).items[0].status == "derived"
+    for wrong in ("Diluted EPS rose by $460,000.", "Diluted EPS was $2,970,000 in 2019.",
+                  "Diluted EPS was $2.97 million in 2019.", "Dividends were $0.81 million."):
+        assert verify(wrong, table).items[0].status == "unsupported", wrong
+    assert verify("Net income was $11.083 billion.", table).items[0].status == "normalized"
+    # a tool's unit field does not scale what the table's own corner states
+    tool = {"unit": "thousands", "table": {"columns": ["(In millions)", "2019"], "rows": [["Revenue", "45,210"]]}}
+    assert verify("Revenue was $45.21 billion.", tool).items[0].status == "normalized"
+    assert verify("Revenue was $45.21 million.", tool).items[0].status == "unsupported"

@@ -298,3 +298,12 @@ def test_full_width_tickers_and_arabic_or_space_grouped_figures_are_checked():
     assert [(i.kind, i.status in ("exact", "normalized")) for i in report.items] == [
         ("ticker", True), ("amount", True), ("number", True)]
     assert verify("\uff2d\uff33\uff26\uff34 at $142.30.", quote).items[0].status == "unsupported"  # MSFT, unlisted
+
+
+def test_a_ticker_only_an_earlier_turn_holds_makes_the_answer_low_and_the_message_says_so():
+    history = [{"name": "quote", "output": {"symbol": "NVDA", "price": 118.42}}]
+    current = [{"name": "quote", "output": {"symbol": "AAPL", "price": 142.30, "volume": 2236000}}]
+    report = verify("NVDA is trading at $142.30 on volume of 2,236,000 shares.", current, history=history)
+    assert report.confidence == "low"  # AAPL's figures given to NVDA
+    assert "NVDA, which only an earlier turn's tool results hold" in report.warnings.message
+    assert "does not contain" not in report.warnings.message

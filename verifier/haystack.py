@@ -117,26 +117,63 @@ def key_scale(key: str | None) -> Decimal | None:
     return None
 
 
-#: A table's corner cell or title that states the unit of its figures: "(In millions)",
-#: "($ in thousands, except per share data)", "(Dollars in millions)", "$ MILLION",
-#: "(in millions of €)", "Millions of dollars".
+#: A table's corner cell or title that states the unit of its figures: the cell opens
+#: with it ("(In millions)", "($ in thousands, except per share data)", "(Dollars in
+#: millions)", "$'000", "Millions of dollars") or ends with it in brackets ("Years ended
+#: December 31, (in millions)"). Not a unit said of one thing: "Shares in thousands",
+#: "Revenue (in millions) and margin (%)".
 _TABLE_UNIT = regex.compile(
-    r"(?i)\bin\s*(?:[$€£]\s*|(?:us\s+)?dollars\s+|euros?\s+)?(?:thousands|millions|billions)\b"
-    r"|(?:^|[\s(])(?:us)?[$€£]\s*(?:['’]000|000s|thousands?|millions?|billions?)(?![\w'’])"
-    r"|\b(?:thousands|millions|billions)\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£])")
+    r"""(?ix)
+    ^\W*(?:(?:us\s*)?[$€£]\s*|(?:us\s+)?dollars\s+|euros?\s+|amounts\s+)?in\s*(?:thousands|millions|billions)\b
+    | ^\W*(?:us)?[$€£]\s*(?:['’]000|000s|thousands?|millions?|billions?)(?![\w'’])
+    | ^\W*(?:thousands|millions|billions)\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£])
+    | \(\s*(?:[$€£]\s*)?in\s*(?:thousands|millions|billions)[^()]*\)\s*$""")
+#: What an "except ..." clause of a unit leaves unscaled: "(in millions, except per share
+#: amounts)" -> per share rows.
+_EXCEPT = regex.compile(r"(?i)\bexcept(?:\s+for)?\s+([^)]*)")
+#: Rows a table's unit never scales, whatever its corner says: per-share and per-unit
+#: figures, percentages, counts of people. (Not "margin" or "rate": "Gross margin" and
+#: "Amount computed at the statutory rate" rows are amounts; a cell printed with "%" is
+#: never scaled.)
+_UNSCALED_ROW = regex.compile(
+    r"(?i)\bper\s+(?:share|unit|diluted|basic|common)|\beps\b|%|\bpercent(?:age)?s?\b(?!\s+of\b)"
+    r"|\bheadcount|\bemployees\b|\bbasis\s+points?\b")
 
 
-def _table_scale(headers: list[str | None], header_rows: Any) -> Decimal | None:
-    """The scale a printed table states in its corner (its first column's header) or in
-    a header row's title, for every figure under it."""
+def _table_scale(headers: list[str | None], header_rows: Any) -> tuple[Decimal, frozenset[str]] | None:
+    """The scale a printed table states for its figures, in its corner (its first
+    column's header) or in a header row that is one title over the whole table, with
+    the words of its "except ..." clause (rows they name stay unscaled)."""
     texts = [headers[0]] if headers and headers[0] else []
     if isinstance(header_rows, (list, tuple)):
         for row in header_rows:
-            texts += [c for c in (row if isinstance(row, (list, tuple)) else [row]) if isinstance(c, str)]
+            row = row if isinstance(row, (list, tuple)) else [row]
+            filled = [(i, c) for i, c in enumerate(row) if isinstance(c, str) and c.strip()]
+            # one title over the whole table: in the corner, or printed between its first
+            # and last columns ("| | (in thousands) | |"), not over one column of two
+            if len(filled) == 1 and (filled[0][0] == 0 or 1 < filled[0][0] < len(row) - 1):
+                texts.append(filled[0][1])
     for text in texts:
         if _TABLE_UNIT.search(text):
-            return unit_field_scale(text) or key_scale(text) or Decimal(1000)  # (only "$'000" says none)
+            scale = unit_field_scale(text) or key_scale(text) or Decimal(1000)  # (only "$'000" says none)
+            found = _EXCEPT.search(text)
+            words = frozenset(w for w in regex.findall(r"[a-z]{4,}", found.group(1).lower())
+                              if w not in _EXCEPT_FILLER) if found else frozenset()
+            return scale, words
     return None
+
+
+_EXCEPT_FILLER = frozenset({"amounts", "amount", "data", "figures", "information", "where", "noted", "otherwise",
+                            "indicated", "stated", "item", "items"})
+
+
+def _row_scaled(label: Any, except_words: frozenset[str]) -> bool:
+    """Whether a table's unit scales a row labelled ``label``."""
+    if not isinstance(label, str):
+        return True
+    if _UNSCALED_ROW.search(label):
+        return False
+    return not (except_words and except_words & set(regex.findall(r"[a-z]{4,}", label.lower())))
 
 
 def unit_field_scale(value: str) -> Decimal | None:
@@ -219,7 +256,8 @@ class Haystack:
         #: a table cell's titles, top first: spanning header rows and section rows
         #: ("December 31, 2018" over "Carrying Amount"), see verifier.table_layout
         self._titles: dict[int, tuple[str, ...]] = {}
-        #: a table's rows node -> the scale its corner or title states ("(In millions)")
+        #: a table row's node -> the scale its table's corner or title states for it
+        #: ("(In millions)"; not for an "except per share" row)
         self._table_scales: dict[int, Decimal] = {}
         self._plain: list[tuple[Decimal, NumRef]] = []  # the tool being read's numbers as written
         #: each numeric leaf's own number as written (a percent string "4.00%" -> 4.00):
@@ -295,21 +333,27 @@ class Haystack:
             if headers is not None and key in _TABLE_ROWS and isinstance(child, (list, tuple)):
                 self.counts[len(child)].append((tool.index, child_node))
                 read = table_layout.layout(child, headers, obj.get("header_rows"), is_period_label)
-                table_scale = _table_scale(headers, obj.get("header_rows"))
-                if table_scale is not None:
-                    self._table_scales[child_node] = table_scale
+                stated = _table_scale(headers, obj.get("header_rows"))
                 for r in range(len(child) - 1, -1, -1):
                     row, row_node = child[r], self._node(child_node, r)
                     if isinstance(row, (list, tuple)):
                         self.counts[len(row)].append((tool.index, row_node))
                         names, titles = read[r]
+                        table_scale = None
+                        if stated:
+                            # a row the unit does not cover ("except per share") is stated
+                            # unscaled: its $2.97 is no "$2.97 million"
+                            scaled = bool(row) and _row_scaled(row[0], stated[1])
+                            self._table_scales[row_node] = stated[0] if scaled else Decimal(1)
+                            table_scale = stated[0] if scaled else None
                         for c in range(len(row) - 1, -1, -1):
                             header = names[c] if c < len(names) else None
                             cell_node = self._node(row_node, c)
                             if c < len(titles) and titles[c]:
                                 self._titles[cell_node] = titles[c]
+                            percent = isinstance(row[c], str) and "%" in row[c]  # a share is no amount
                             stack.append((row[c], cell_node, header,
-                                          key_scale(header) or table_scale or child_scale))
+                                          key_scale(header) or (None if percent else table_scale) or child_scale))
                     else:
                         stack.append((row, row_node, key, child_scale))
             else:
@@ -501,8 +545,9 @@ class Haystack:
         """A tool output that says ``"unit": "millions"`` scales its plain numbers (only
         this tool's: scanning the whole index per tool made many tools quadratic)."""
         for value, ref in self._plain:
-            # a header's "1 to 3 years" or "Q2" labels columns; the unit scales cells
-            if ref.leaf >= first_leaf and not self._in_headers(ref.leaf):
+            # a header's "1 to 3 years" or "Q2" labels columns; the unit scales cells, but
+            # not those whose table states a scale of its own ("(In millions)")
+            if ref.leaf >= first_leaf and not self._in_headers(ref.leaf) and self._stated_scale(ref.leaf) is None:
                 self.numbers[numbers.CONTEXT.multiply(value, scale)].append(
                     NumRef(ref.leaf, "scaled by unit field", ref.digits))
 
@@ -769,11 +814,17 @@ class Haystack:
         its table's corner or title ("(In millions)"), else from its tool's unit field;
         None when the data says nothing."""
         entry = self.leaves[leaf]
-        own = key_scale(entry.key)
-        if own is None and self._table_scales:
-            row = self._parent[entry.node]
-            own = self._table_scales.get(self._parent[row]) if row >= 0 else None
+        own = key_scale(entry.key) or self._stated_scale(leaf)
         return own or self.tool_scale.get(entry.tool)
+
+    def _stated_scale(self, leaf: LeafId) -> Decimal | None:
+        """The scale a table's corner or title states for a cell, or None."""
+        if not self._table_scales:
+            return None
+        entry = self.leaves[leaf]
+        if "%" in entry.raw:
+            return None
+        return self._table_scales.get(self._parent[entry.node])
 
     def tool_of(self, leaf: LeafId) -> Tool:
         """The tool result a leaf belongs to."""

@@ -47,9 +47,11 @@ def groups_of(hay: Haystack) -> list[Group]:
         parent = hay._parent[node]
         by_key[("record", parent, None)].append((value, leaf))
         if parent >= 0 and hay._parent[parent] >= 0:
-            # one column under one name: a table whose sections rename its columns (a
-            # repeated header "Dec 30, 2017 | ... | Dec 29, 2018") has a column per section
-            column = (hay._segment[node], hay.leaves[leaf].key)
+            # one column under one name and one scale: a table whose sections rename its
+            # columns (a repeated header "Dec 30, 2017 | ... | Dec 29, 2018") has a column
+            # per section, and its per-share rows ("in millions, except per share") are
+            # not the millions above them
+            column = (hay._segment[node], hay.leaves[leaf].key, hay.leaf_scale(leaf))
             by_key[("column", hay._parent[parent], column)].append((value, leaf))
         by_key[("tool", hay.leaves[leaf].tool, None)].append((value, leaf))
     for leaf, figures in hay.text_values.items():

@@ -20,8 +20,8 @@ class Policy(BaseModel):
     )
     invented_entity_is_low: bool = Field(
         True, description="A ticker or security code found nowhere in the data (or with a bad "
-        "check digit) makes the answer 'low' whatever the score: the catastrophic kind. One only an "
-        "earlier turn's results hold is stale, not invented.",
+        "check digit) makes the answer 'low' whatever the score: the catastrophic kind. So does one "
+        "only an earlier turn's results hold (stale): its figures are most often another entity's.",
     )
     hedge_allows_rounding: bool = Field(
         True, description="A hedged value ('about 2.24 million') that rounds from a data value is supported.",

@@ -32,10 +32,10 @@ def confidence_of(items: list[Item], policy: Policy) -> tuple[Confidence, float]
 
 
 def _invented(item: Item) -> bool:
-    """A ticker or code the tool data does not hold or cover, or an invalid code (one
-    only an earlier turn's data holds is stale, and another entity's is misattributed:
-    the data knows them)."""
-    return item.kind in _ENTITY_KINDS and item.status in ("unsupported", "invalid", "gap_fill")
+    """A ticker or code the current tool data does not hold or cover, or an invalid code.
+    One only an earlier turn's data holds counts too: the figures beside it are most
+    often the current turn's other entity's ("NVDA at $142.30", AAPL's price)."""
+    return item.kind in _ENTITY_KINDS and item.status in ("unsupported", "invalid", "gap_fill", "stale")
 
 
 def action_of(confidence: Confidence, score: float, policy: Policy) -> Action:
@@ -86,9 +86,14 @@ def _message(items: list[Item], flagged: list[Item], confidence: str, but: bool 
         return f"All {len(items)} checked values match the tool data{', but' if but else '.'}"
     entities = [i for i in flagged if _invented(i)]
     if entities and confidence == "low":
-        names = ", ".join(dict.fromkeys(i.text for i in entities))
-        return (f"The answer names {names}, which the tool data does not contain or which is not a "
-                f"valid code. {len(flagged)} of {len(items)} values could not be verified; "
+        stale = [i for i in entities if i.status == "stale"]
+        names = ", ".join(dict.fromkeys(i.text for i in entities if i.status != "stale"))
+        said = [f"The answer names {names}, which the tool data does not contain or which is not a valid code."
+                ] if names else []
+        if stale:
+            said.append(f"It names {', '.join(dict.fromkeys(i.text for i in stale))}, which only an earlier "
+                        "turn's tool results hold.")
+        return (" ".join(said) + f" {len(flagged)} of {len(items)} values could not be verified; "
                 "treat this answer with caution or ask again.")
     if confidence == "low":
         what = _what(flagged)
