@@ -20,19 +20,21 @@ MINUS_SIGNS = "\u2212\u2012\u2013\ufe63\uff0d"
 APOSTROPHES = "\u2019\u02bc\u2032"
 
 
-#: Arabic decimal and thousands separators ("١٤٢٫٣٠"), read as "." and ",".
-ARABIC_MARKS = {"\u066b": ".", "\u066c": ","}
+#: Decimal marks no locale uses for anything else: the Arabic one ("١٤٢٫٣٠") and the
+#: full-width point ("１２３．４"). Left as they are by ``fold`` (a locale's "." may be its
+#: thousands mark); :mod:`normalizers.numbers` reads them as decimal marks in any locale.
+DECIMAL_MARKS = "\u066b\uff0e"
+#: The Arabic thousands mark ("١٬٢٣٤"), read as one in any locale.
+GROUP_MARKS = "\u066c"
 
-_ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[" + MINUS_SIGNS + "\u066b\u066c\uff01-\uff5e])")
+_ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[" + MINUS_SIGNS + "\uff21-\uff3a\uff41-\uff5a])")
 
 
 def _ascii(match: regex.Match[str]) -> str:
     ch = match.group()
     if ch in MINUS_SIGNS:
         return "-"
-    if ch in ARABIC_MARKS:
-        return ARABIC_MARKS[ch]
-    if "\uff01" <= ch <= "\uff5e":  # full-width ASCII ("ＡＡＰＬ", "１２３．４"): its ASCII twin
+    if "\uff21" <= ch <= "\uff5a":  # full-width Latin letters ("ＡＡＰＬ"): their ASCII twins
         return chr(ord(ch) - 0xFEE0)
     # regex may know digits newer than this Python's Unicode database: leave those be
     digit = unicodedata.digit(ch, None)
@@ -40,8 +42,9 @@ def _ascii(match: regex.Match[str]) -> str:
 
 
 def fold(text: str) -> str:
-    """``text`` with Unicode digits as ASCII, minus signs as ``-``, Arabic decimal and
-    thousands marks as ``.`` and ``,``, and full-width ASCII as ASCII; same length."""
+    """``text`` with Unicode digits as ASCII, minus signs as ``-`` and full-width Latin
+    letters as ASCII; same length. Punctuation stays: a full-width comma also separates
+    list items ("150，200，300")."""
     if text.isascii():
         return text
     return _ODD.sub(_ascii, text)

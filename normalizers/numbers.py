@@ -27,7 +27,7 @@ from importlib import resources
 
 from ._errors import NormalizeError, require_text
 from ._locale import number_symbols
-from ._text import SPACE_SEPARATORS, fold
+from ._text import DECIMAL_MARKS, GROUP_MARKS, SPACE_SEPARATORS, fold
 
 KIND = "number"
 
@@ -117,6 +117,8 @@ def digits_pattern(locale: str) -> str:
       | \d{{1,3}}(?:\.\d{{3}})+,\d+        # 1.234,5 : unambiguous in any locale
       | (?:{own}|{threes})(?:{d}\d+)?      # the locale's own grouping (and groups of 3)
       | \d{{1,3}}(?:[\u00a0\u202f\u2009\u2007]\d{{3}})+(?:{d}\d+)?  # 2 236 000 with a no-break or thin space
+      | \d{{1,3}}(?:[{GROUP_MARKS}]\d{{3}})+(?:[{DECIMAL_MARKS}]\d+)?  # Arabic marks: ١٬٢٣٤٫٥
+      | \d+[{DECIMAL_MARKS}]\d+                # ١٤٢٫٣٠, １２３．４
       | \d+(?:{d}\d+)?                     # plain digits
       | (?<![\w.,%)\]]){d}\d+               # no leading zero: "$.455" a share, ".5%", "<.5%"
     )"""
@@ -157,6 +159,9 @@ def digits_to_decimal(num: str, locale: str) -> Decimal:
         group_chars = "." if decimal_mark == "," else ","
     else:
         decimal_mark, group_chars = sym.decimal, sym.group_chars
+    if any(ch in DECIMAL_MARKS or ch in GROUP_MARKS for ch in num):  # marks no locale reads otherwise
+        decimal_mark, group_chars = DECIMAL_MARKS[0], GROUP_MARKS
+        num = num.replace(DECIMAL_MARKS[1], DECIMAL_MARKS[0])
     digits = [ch for ch in num if ch not in group_chars and ch not in SPACE_SEPARATORS]
     text = "".join(digits).replace(decimal_mark, ".")
     if sum(ch.isdigit() for ch in text) > MAX_DIGITS:

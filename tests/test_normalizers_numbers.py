@@ -45,7 +45,10 @@ from normalizers import NormalizeError, numbers
         ("2\u00a0236\u00a0000", "en_US", Decimal(2236000)),  # no-break or thin spaces group in any locale
         ("2\u2009236\u2009000.5", "en_GB", Decimal("2236000.5")),
         ("١٤٢٫٣٠", "en_US", Decimal("142.30")),  # Arabic-Indic digits and decimal mark
+        ("١٤٢٫٣٠", "de_DE", Decimal("142.30")),  # a mark no locale reads otherwise
+        ("١٬٢٣٤", "fr_FR", Decimal(1234)),
         ("１２３．４", "en_US", Decimal("123.4")),  # full-width digits and point
+        ("１２３．４", "de_DE", Decimal("123.4")),
     ],
 )
 def test_parse_reads_value_in_locale(text, locale, value):

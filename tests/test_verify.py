@@ -298,6 +298,9 @@ def test_full_width_tickers_and_arabic_or_space_grouped_figures_are_checked():
     assert [(i.kind, i.status in ("exact", "normalized")) for i in report.items] == [
         ("ticker", True), ("amount", True), ("number", True)]
     assert verify("\uff2d\uff33\uff26\uff34 at $142.30.", quote).items[0].status == "unsupported"  # MSFT, unlisted
+    # a full-width comma also separates list items: three numbers, not 150,200,300
+    assert [i.status for i in verify("Revenue was 150\uff0c200\uff0c300.", {"r": [150, 200, 300]}).items] == [
+        "exact"] * 3
 
 
 def test_a_ticker_only_an_earlier_turn_holds_makes_the_answer_low_and_the_message_says_so():
