@@ -299,3 +299,16 @@ def test_a_value_a_table_prints_is_asked_by_name_not_computed():
     assert verify("The answer is $2,410.0 million.", debt, question=question).items[0].status == "normalized"
     item = verify("The answer is $2,341.2 million.", debt, question=question).items[0]
     assert item.status == "misattributed" and "'Carrying Amount'" in item.reason
+
+
+def test_a_mean_from_one_year_to_another_runs_through_the_years_between():
+    # the average 135.6 equals a finance lease cell: flagged, then explained by the
+    # operating column's mean over 2021-2023, which takes 2022 too
+    leases = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
+              "rows": [["2021", "140.9", "135.6"], ["2022", "133.2", "12.0"], ["2023", "132.8", "2.9"]]}
+    spanned = verify("The average was 135.6.", leases, question="What is the average operating lease payment "
+                     "from 2021 to 2023?").items[0]
+    assert spanned.status == "derived", spanned.reason
+    listed = verify("The average was 135.6.", leases, question="What is the average operating lease payment "
+                    "in 2021 and 2023?").items[0]
+    assert listed.status == "misattributed"  # two years listed: 2022 is not asked for

@@ -351,13 +351,14 @@ def _years_only(stems: frozenset[str]) -> frozenset[str]:
 
 
 def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...], hay: Haystack,
-                   ex: Extractor) -> bool:
+                   ex: Extractor, op: str = "") -> bool:
     """Whether a derivation offered for a value this stage flagged explains nothing: it
     combines the very cell the flag is about with something else (55% as 55% / 100%;
     the average of 50 and 50 is fine), takes an operand from a row other than the one
     the question names ("the change in revenue" is not explained by the change in
     operating expenses), or from a period column the question does not name ("the
-    average in 2017 and 2018" is not explained by the 2019 and 2017 values)."""
+    average in 2017 and 2018" is not explained by the 2019 and 2017 values; a mean or
+    total "from 2021 to 2023" runs through 2022)."""
     flagged = set(candidate_leaves(mention, hay))
     if flagged & set(operands) and not set(operands) <= flagged:
         return True
@@ -366,11 +367,21 @@ def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...]
     periods = _question_periods(ex, question)
     if len(periods) < 2:
         return False  # "the change in 2019" runs from the year before: any column may serve
+    years = [p[0] for p in periods]
+    through = op in ("mean", "total") and _SPANNED.search(question) is not None
     for leaf in operands:
         held = hay.period_of(leaf)
-        if held is not None and not any(yearquarter.same(p, held) for p in periods):
+        if held is None or any(yearquarter.same(p, held) for p in periods):
+            continue
+        if not (through and min(years) < held[0] < max(years)):
             return True
     return False
+
+
+#: Two periods a question spans rather than lists: "from 2021 to 2023", "2021-2023",
+#: "between 2021 and 2023", "2021 through 2023".
+_SPANNED = re.compile(r"(?i)\bfrom\s+\S+\s+(?:to|through)\b|\b(?:19|20)\d\d\s*[-–]\s*(?:19|20)?\d\d\b"
+                      r"|\bbetween\s+\S+\s+and\b|\bthrough\b")
 
 
 def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack, totalled: bool = False) -> bool:

@@ -296,7 +296,8 @@ def _refused(state: State, mention: Mention, item: Item, found: Derivation) -> b
     derivation the search found."""
     hay, question = state.haystack, state.question or ""
     if id(item) in state.cell_flags and cells.refuses_rescue(
-            question, mention, found.operands, hay, extractor(state.locale, tuple(state.policy.extra_stopwords))):
+            question, mention, found.operands, hay, extractor(state.locale, tuple(state.policy.extra_stopwords)),
+            found.op):
         return True  # a rescue from columns the question does not ask about explains nothing
     if question and found.op in _ONE_ROW_OPS and (cells.other_row(
             question, found.operands, hay, totalled=found.op == "mean") or cells.other_column(
