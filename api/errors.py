@@ -39,9 +39,11 @@ def _field(loc: tuple[Any, ...] | list[Any]) -> str:
 async def _validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if request.method == "POST" and kind and kind != "application/json" and not kind.endswith("+json"):
-        # a JSON body sent as text/plain reads as a string: say what is wrong, not "not a dict"
-        message = f"the body must be JSON sent with content-type: application/json (got {kind!r})"
+    if request.method == "POST" and kind != "application/json" and not kind.endswith("+json"):
+        # a JSON body sent as text/plain, or with no content type, is not read as JSON
+        # (FastAPI is strict about it): say what is wrong, not "not a valid dictionary"
+        message = ("the body must be JSON sent with content-type: application/json "
+                   f"({f'got {kind!r}' if kind else 'none was sent'})")
         return error_response(415, "unsupported_media_type", message, "body",
                               [{"field": "body", "message": message, "type": "content_type"}])
     errors = [{"field": _field(e["loc"]), "message": e["msg"], "type": e["type"]} for e in exc.errors()]

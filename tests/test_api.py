@@ -472,3 +472,9 @@ def test_a_json_body_sent_as_text_is_415_saying_so(base):
     r = httpx.post(f"{base}/v1/verify", content=json.dumps(body()), headers={"content-type": "text/plain"})
     assert r.status_code == 415 and r.json()["error"] == "unsupported_media_type"
     assert "application/json" in r.json()["message"] and r.json()["field"] == "body"
+    bare = httpx.post(f"{base}/v1/verify", content=json.dumps(body()))  # no content type at all
+    assert bare.status_code == 415 and "none was sent" in bare.json()["message"]
+    for kind in ("application/json; charset=utf-8", "application/vnd.api+json"):
+        assert httpx.post(f"{base}/v1/verify", content=json.dumps(body()),
+                          headers={"content-type": kind}).status_code == 200, kind
+    assert httpx.post(f"{base}/v1/verify/batch", json={"requests": [body()]}).status_code == 200

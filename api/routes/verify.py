@@ -17,6 +17,7 @@ router = APIRouter(prefix="/v1", tags=["verify"], route_class=ExactJSONRoute,
 _ERRORS: dict[int | str, dict[str, object]] = {
     401: {"model": ErrorBody, "description": "An API key is configured and the request lacks it."},
     413: {"model": ErrorBody, "description": "Body, answer or tool results over a limit."},
+    415: {"model": ErrorBody, "description": "The body was not sent as application/json."},
     422: {"model": ErrorBody, "description": "Malformed JSON, wrong types or unusable input; names the field."},
     503: {"model": ErrorBody, "description": "The request took longer than the time budget."},
 }
