@@ -27,14 +27,20 @@ DECIMAL_MARKS = "\u066b\uff0e"
 #: The Arabic thousands mark ("١٬٢٣٤"), read as one in any locale.
 GROUP_MARKS = "\u066c"
 
-_ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[" + MINUS_SIGNS + "\uff21-\uff3a\uff41-\uff5a])")
+#: Full-width signs that mean what their ASCII twins do: percent, dollar, and a comma or
+#: point between full-width digits or letters ("１，２３４", "ＢＲＫ．Ｂ"; a full-width comma
+#: between ASCII figures separates list items, "150，200，300").
+_WIDE = "\uff21-\uff3a\uff41-\uff5a\uff05\uff04"
+_WIDE_JOINED = r"(?<=[\uff10-\uff19])\uff0c(?=[\uff10-\uff19])|(?<=[\uff21-\uff3a\uff41-\uff5a])\uff0e(?=[\uff21-\uff3a\uff41-\uff5a])"
+
+_ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[" + MINUS_SIGNS + _WIDE + "])|" + _WIDE_JOINED)
 
 
 def _ascii(match: regex.Match[str]) -> str:
     ch = match.group()
     if ch in MINUS_SIGNS:
         return "-"
-    if "\uff21" <= ch <= "\uff5a":  # full-width Latin letters ("ＡＡＰＬ"): their ASCII twins
+    if "\uff01" <= ch <= "\uff5e":  # full-width ("ＡＡＰＬ", "％"): the ASCII twin
         return chr(ord(ch) - 0xFEE0)
     # regex may know digits newer than this Python's Unicode database: leave those be
     digit = unicodedata.digit(ch, None)
@@ -42,9 +48,10 @@ def _ascii(match: regex.Match[str]) -> str:
 
 
 def fold(text: str) -> str:
-    """``text`` with Unicode digits as ASCII, minus signs as ``-`` and full-width Latin
-    letters as ASCII; same length. Punctuation stays: a full-width comma also separates
-    list items ("150，200，300")."""
+    """``text`` with Unicode digits as ASCII, minus signs as ``-``, and full-width
+    letters, percent and dollar signs as ASCII, and a full-width comma or point joining
+    full-width digits or letters; same length. A full-width comma elsewhere stays: it
+    also separates list items ("150，200，300")."""
     if text.isascii():
         return text
     return _ODD.sub(_ascii, text)

@@ -115,7 +115,7 @@ def digits_pattern(locale: str) -> str:
     return rf"""(?P<num>
         \d{{1,3}}(?:,\d{{3}})+\.\d+        # 1,234.5 : unambiguous in any locale
       | \d{{1,3}}(?:\.\d{{3}})+,\d+        # 1.234,5 : unambiguous in any locale
-      | (?:{own}|{threes})(?:{d}\d+)?      # the locale's own grouping (and groups of 3)
+      | (?:{own}|{threes})(?:(?:{d}|[{DECIMAL_MARKS}])\d+)?  # the locale's own grouping (and groups of 3)
       | \d{{1,3}}(?:[\u00a0\u202f\u2009\u2007]\d{{3}})+(?:{d}\d+)?  # 2 236 000 with a no-break or thin space
       | \d{{1,3}}(?:[{GROUP_MARKS}]\d{{3}})+(?:[{DECIMAL_MARKS}]\d+)?  # Arabic marks: ١٬٢٣٤٫٥
       | \d+[{DECIMAL_MARKS}]\d+                # ١٤٢٫٣٠, １２３．４
@@ -160,7 +160,8 @@ def digits_to_decimal(num: str, locale: str) -> Decimal:
     else:
         decimal_mark, group_chars = sym.decimal, sym.group_chars
     if any(ch in DECIMAL_MARKS or ch in GROUP_MARKS for ch in num):  # marks no locale reads otherwise
-        decimal_mark, group_chars = DECIMAL_MARKS[0], GROUP_MARKS
+        # (beside an unambiguous decimal mark, any other mark groups: "1,234．5")
+        decimal_mark, group_chars = DECIMAL_MARKS[0], GROUP_MARKS + ",.'’"
         num = num.replace(DECIMAL_MARKS[1], DECIMAL_MARKS[0])
     digits = [ch for ch in num if ch not in group_chars and ch not in SPACE_SEPARATORS]
     text = "".join(digits).replace(decimal_mark, ".")

@@ -312,3 +312,11 @@ def test_a_mean_from_one_year_to_another_runs_through_the_years_between():
     listed = verify("The average was 135.6.", leases, question="What is the average operating lease payment "
                     "in 2021 and 2023?").items[0]
     assert listed.status == "misattributed"  # two years listed: 2022 is not asked for
+
+
+def test_a_through_that_is_no_year_span_lets_no_year_in():
+    leases = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
+              "rows": [["2021", "140.9", "135.6"], ["2022", "133.2", "12.0"], ["2023", "132.8", "2.9"]]}
+    item = verify("The average was 135.6.", leases, question="What is the average operating lease payment in 2021 "
+                  "and 2023 for leases running through 2030?").items[0]
+    assert item.status == "misattributed", item.reason

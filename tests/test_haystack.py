@@ -237,7 +237,10 @@ def test_an_answer_copying_a_label_with_its_footnote_marker_reads_no_figure_in_i
 @pytest.mark.parametrize(("corner", "header_rows", "scale"), [
     ("(In millions)", None, Decimal("1E6")), ("($ in thousands, except per share data)", None, Decimal("1E3")),
     ("(Dollars in millions)", None, Decimal("1E6")), ("$'000", None, Decimal("1E3")),
-    ("", [["(in thousands)", "", ""]], Decimal("1E3")), ("", [["", "(in thousands)", ""]], None),
+    ("", [["(in thousands)", "", ""]], Decimal("1E3")), ("", [["", "(in thousands)", ""]], Decimal("1E3")),
+    ("", [["(dollars in millions)", "Payments due by period", ""]], Decimal("1E6")),
+    ("Years Ended December 31, (Dollars in millions)", None, Decimal("1E6")),
+    ("(Dollar amounts in millions)", None, Decimal("1E6")),
     ("Shares in thousands", None, None), ("Revenue (in millions) and margin (%)", None, None),
     ("As of", None, None), ("Revenue by region", None, None)])
 def test_a_tables_corner_or_title_states_the_scale_of_its_figures(corner, header_rows, scale):
@@ -269,7 +272,33 @@ def test_a_tables_unit_leaves_per_share_rows_and_percentages_alone():
                   "Diluted EPS was $2.97 million in 2019.", "Dividends were $0.81 million."):
         assert verify(wrong, table).items[0].status == "unsupported", wrong
     assert verify("Net income was $11.083 billion.", table).items[0].status == "normalized"
+    # nor a row under a per-share heading, nor an amount row whose label holds a "%"
+    eps = {"columns": ["(In millions)", "2019"], "rows": [["Net income", "1,200"], ["Earnings per share:", ""],
+                                                          ["Basic", "$3.05"], ["Diluted", "$3.00"],
+                                                          ["4.5% Senior notes due 2026", "500"]]}
+    assert verify("Diluted EPS was $3,000,000.", eps).items[0].status == "unsupported"
+    assert verify("The notes were $500 million.", eps).items[0].status == "normalized"
+    # per-share rows are no column of their own: their sum is no derivation
+    assert verify("Diluted EPS was $6.05 in 2019.", eps, question="What was diluted EPS in 2019?"
+                  ).items[0].status == "unsupported"
     # a tool's unit field does not scale what the table's own corner states
     tool = {"unit": "thousands", "table": {"columns": ["(In millions)", "2019"], "rows": [["Revenue", "45,210"]]}}
     assert verify("Revenue was $45.21 billion.", tool).items[0].status == "normalized"
     assert verify("Revenue was $45.21 million.", tool).items[0].status == "unsupported"
+
+
+def test_a_title_stating_a_unit_over_some_columns_scales_those_columns():
+    table = {"header_rows": [["", "(Shares in thousands)", "", "(Dollars in millions)"]],
+             "columns": ["Period", "Shares purchased", "Average price", "Value"],
+             "rows": [["October", "1,250", "$45.10", "56.4"]]}
+    hay = Haystack(table)
+    scale = {hay.leaves[leaf].raw: hay.leaf_scale(leaf) for leaf in hay.leaf_value if hay.path(leaf).startswith("$.rows")}
+    assert scale == {"1,250": Decimal("1E3"), "$45.10": None, "56.4": Decimal("1E6")}
+
+
+def test_a_rows_scale_is_its_amounts_not_its_change_percentages():
+    # two "%" change cells and two amounts "in millions": the row's derivations are in millions
+    table = {"columns": ["$ MILLION", "53 WEEKS", "52 WEEKS", "CHANGE", "CHANGE NORMALISED"],
+             "rows": [["Sales", "1,671", "1,612", "3.7%", "1.8%"]]}
+    item = verify("The answer is 1641.5 million.", table, question="What is the average sales?").items[0]
+    assert item.status == "derived", item.reason

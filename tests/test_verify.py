@@ -298,7 +298,11 @@ def test_full_width_tickers_and_arabic_or_space_grouped_figures_are_checked():
     assert [(i.kind, i.status in ("exact", "normalized")) for i in report.items] == [
         ("ticker", True), ("amount", True), ("number", True)]
     assert verify("\uff2d\uff33\uff26\uff34 at $142.30.", quote).items[0].status == "unsupported"  # MSFT, unlisted
-    # a full-width comma also separates list items: three numbers, not 150,200,300
+    assert verify("Margin was \uff11\uff12\uff0e\uff15\uff05.", {"gross_margin": 0.125}).items[0].status == "normalized"
+    assert verify("Revenue was \uff04\uff11\uff0c\uff12\uff13\uff14\uff0e\uff15 million.",
+                  {"revenue_m": "1234.5"}).items[0].status == "normalized"  # ＄１，２３４．５
+    assert verify("\uff22\uff32\uff2b\uff0e\uff22 is up.", {"symbol": "BRK.B"}).items[0].status == "exact"
+    # a full-width comma between ASCII figures separates list items: three numbers, not 150,200,300
     assert [i.status for i in verify("Revenue was 150\uff0c200\uff0c300.", {"r": [150, 200, 300]}).items] == [
         "exact"] * 3
 
@@ -308,5 +312,10 @@ def test_a_ticker_only_an_earlier_turn_holds_makes_the_answer_low_and_the_messag
     current = [{"name": "quote", "output": {"symbol": "AAPL", "price": 142.30, "volume": 2236000}}]
     report = verify("NVDA is trading at $142.30 on volume of 2,236,000 shares.", current, history=history)
     assert report.confidence == "low"  # AAPL's figures given to NVDA
-    assert "NVDA, which only an earlier turn's tool results hold" in report.warnings.message
+    assert report.warnings.message.startswith("The answer names NVDA, which only an earlier turn's tool results hold")
     assert "does not contain" not in report.warnings.message
+    # a follow-up that repeats an earlier turn's own figures is told so, not "invented"
+    history = [{"name": "quote", "output": {"symbol": "NVDA", "price": 118.42, "forward_pe": 38.2}}]
+    follow = verify("NVDA's forward P/E is 38.2.", current, history=history, question="And its forward P/E?")
+    assert [i.status for i in follow.items] == ["stale", "stale"]
+    assert "only an earlier turn's tool results hold" in follow.warnings.message

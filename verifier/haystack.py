@@ -24,7 +24,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -118,62 +118,71 @@ def key_scale(key: str | None) -> Decimal | None:
 
 
 #: A table's corner cell or title that states the unit of its figures: the cell opens
-#: with it ("(In millions)", "($ in thousands, except per share data)", "(Dollars in
-#: millions)", "$'000", "Millions of dollars") or ends with it in brackets ("Years ended
-#: December 31, (in millions)"). Not a unit said of one thing: "Shares in thousands",
-#: "Revenue (in millions) and margin (%)".
+#: with it ("(In millions)", "($ in thousands, except per share data)", "(Dollar amounts
+#: in millions)", "$'000", "Millions of dollars") or ends with it in brackets ("Years
+#: ended December 31, (Dollars in millions)"). Not a unit said of one thing: "Shares in
+#: thousands", "Revenue (in millions) and margin (%)".
+_UNIT_WORDS = r"(?:(?:us\s*)?[$€£]\s*|(?:us\s+)?dollars?\s+(?:amounts?\s+)?|euros?\s+|amounts?\s+)?"
 _TABLE_UNIT = regex.compile(
-    r"""(?ix)
-    ^\W*(?:(?:us\s*)?[$€£]\s*|(?:us\s+)?dollars\s+|euros?\s+|amounts\s+)?in\s*(?:thousands|millions|billions)\b
+    rf"""(?ix)
+    ^\W*{_UNIT_WORDS}in\s*(?:thousands|millions|billions)\b
     | ^\W*(?:us)?[$€£]\s*(?:['’]000|000s|thousands?|millions?|billions?)(?![\w'’])
     | ^\W*(?:thousands|millions|billions)\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£])
-    | \(\s*(?:[$€£]\s*)?in\s*(?:thousands|millions|billions)[^()]*\)\s*$""")
-#: What an "except ..." clause of a unit leaves unscaled: "(in millions, except per share
-#: amounts)" -> per share rows.
-_EXCEPT = regex.compile(r"(?i)\bexcept(?:\s+for)?\s+([^)]*)")
-#: Rows a table's unit never scales, whatever its corner says: per-share and per-unit
-#: figures, percentages, counts of people. (Not "margin" or "rate": "Gross margin" and
-#: "Amount computed at the statutory rate" rows are amounts; a cell printed with "%" is
-#: never scaled.)
+    | \(\s*{_UNIT_WORDS}in\s*(?:thousands|millions|billions)[^()]*\)\s*$""")
+#: Rows (and columns, and rows under such a heading) a table's unit never scales,
+#: whatever its corner says: per-share and per-unit figures, prices, headcounts. A cell
+#: printed with "%" is never scaled either; "4.5% Senior notes" and "Loans to employees"
+#: are amounts.
 _UNSCALED_ROW = regex.compile(
-    r"(?i)\bper\s+(?:share|unit|diluted|basic|common)|\beps\b|%|\bpercent(?:age)?s?\b(?!\s+of\b)"
-    r"|\bheadcount|\bemployees\b|\bbasis\s+points?\b")
+    r"(?i)\bper\s+(?:share|unit|diluted|basic|common)|\beps\b|\bheadcount\b|^\W*(?:number\s+of\s+)?employees\W*$")
+_UNSCALED_COLUMN = regex.compile(r"(?i)\bprice\b|\bper\s+(?:share|unit)\b|\beps\b")
 
 
-def _table_scale(headers: list[str | None], header_rows: Any) -> tuple[Decimal, frozenset[str]] | None:
+#: A title over some columns that states their unit: "(In millions)", "(Shares in
+#: thousands)", "(Dollars in millions)".
+_COLUMN_UNIT = regex.compile(r"(?i)^\W*(?:[\w$€£]+\s+){0,2}in\s*(?:thousands|millions|billions)\W*$")
+
+
+def _table_scale(headers: list[str | None], header_rows: Any) -> Decimal | None:
     """The scale a printed table states for its figures, in its corner (its first
-    column's header) or in a header row that is one title over the whole table, with
-    the words of its "except ..." clause (rows they name stay unscaled)."""
+    column's header, or a header row's first cell) or in a header row whose one title
+    is the unit ("| | (in millions) |": printed over a narrow table, it is the whole
+    table's)."""
     texts = [headers[0]] if headers and headers[0] else []
     if isinstance(header_rows, (list, tuple)):
         for row in header_rows:
             row = row if isinstance(row, (list, tuple)) else [row]
-            filled = [(i, c) for i, c in enumerate(row) if isinstance(c, str) and c.strip()]
-            # one title over the whole table: in the corner, or printed between its first
-            # and last columns ("| | (in thousands) | |"), not over one column of two
-            if len(filled) == 1 and (filled[0][0] == 0 or 1 < filled[0][0] < len(row) - 1):
-                texts.append(filled[0][1])
+            cells = [c for c in row if isinstance(c, str) and c.strip()]
+            if len(cells) == 1:
+                texts.append(cells[0])
+            elif row and isinstance(row[0], str):
+                texts.append(row[0])  # the upper header's corner ("(dollars in millions) | Payments due")
     for text in texts:
         if _TABLE_UNIT.search(text):
-            scale = unit_field_scale(text) or key_scale(text) or Decimal(1000)  # (only "$'000" says none)
-            found = _EXCEPT.search(text)
-            words = frozenset(w for w in regex.findall(r"[a-z]{4,}", found.group(1).lower())
-                              if w not in _EXCEPT_FILLER) if found else frozenset()
-            return scale, words
+            return unit_field_scale(text) or key_scale(text) or Decimal(1000)  # (only "$'000" says none)
     return None
 
 
-_EXCEPT_FILLER = frozenset({"amounts", "amount", "data", "figures", "information", "where", "noted", "otherwise",
-                            "indicated", "stated", "item", "items"})
+def _unscaled_rows(rows: Sequence[Any]) -> list[bool]:
+    """For each printed row, whether a table's unit leaves it unscaled: a per-share or
+    per-unit row, or an item such a heading lists ("Earnings per share:" over "Basic",
+    "Diluted"), until the next heading."""
+    out, heading = [], False
+    for row in rows:
+        label = row[0] if isinstance(row, (list, tuple)) and row and isinstance(row[0], str) else ""
+        figures = isinstance(row, (list, tuple)) and any(
+            isinstance(c, (int, float, Decimal)) and not isinstance(c, bool) or isinstance(c, str) and _DIGIT.search(c)
+            for c in row[1:])
+        if label.strip() and not figures:
+            heading = bool(_UNSCALED_ROW.search(label))
+        out.append(heading and bool(_PER_SHARE_ITEM.match(label)) or bool(_UNSCALED_ROW.search(label)))
+    return out
 
 
-def _row_scaled(label: Any, except_words: frozenset[str]) -> bool:
-    """Whether a table's unit scales a row labelled ``label``."""
-    if not isinstance(label, str):
-        return True
-    if _UNSCALED_ROW.search(label):
-        return False
-    return not (except_words and except_words & set(regex.findall(r"[a-z]{4,}", label.lower())))
+#: The rows a per-share heading lists: "Basic", "Diluted", "Net income", "From
+#: continuing operations" (not "4.5% Senior notes" printed further down).
+_PER_SHARE_ITEM = regex.compile(r"(?i)^\W*(?:basic|diluted|net\s+(?:income|earnings|loss)|(?:from\s+)?continuing"
+                                r"|(?:from\s+)?discontinued|total|cash\s+dividends?|dividends?)\b")
 
 
 def unit_field_scale(value: str) -> Decimal | None:
@@ -259,6 +268,8 @@ class Haystack:
         #: a table row's node -> the scale its table's corner or title states for it
         #: ("(In millions)"; not for an "except per share" row)
         self._table_scales: dict[int, Decimal] = {}
+        self._unscaled_cells: set[int] = set()  # cells of such a row its unit leaves alone (a price)
+        self._titled_cells: dict[int, Decimal] = {}  # cells under a title that states a unit
         self._plain: list[tuple[Decimal, NumRef]] = []  # the tool being read's numbers as written
         #: each numeric leaf's own number as written (a percent string "4.00%" -> 4.00):
         #: the operands the derive stage combines
@@ -334,6 +345,7 @@ class Haystack:
                 self.counts[len(child)].append((tool.index, child_node))
                 read = table_layout.layout(child, headers, obj.get("header_rows"), is_period_label)
                 stated = _table_scale(headers, obj.get("header_rows"))
+                exempt = _unscaled_rows(child)
                 for r in range(len(child) - 1, -1, -1):
                     row, row_node = child[r], self._node(child_node, r)
                     if isinstance(row, (list, tuple)):
@@ -341,19 +353,28 @@ class Haystack:
                         names, titles = read[r]
                         table_scale = None
                         if stated:
-                            # a row the unit does not cover ("except per share") is stated
-                            # unscaled: its $2.97 is no "$2.97 million"
-                            scaled = bool(row) and _row_scaled(row[0], stated[1])
-                            self._table_scales[row_node] = stated[0] if scaled else Decimal(1)
-                            table_scale = stated[0] if scaled else None
+                            # a row the unit does not cover (per share) is stated unscaled:
+                            # its $2.97 is no "$2.97 million"
+                            self._table_scales[row_node] = Decimal(1) if exempt[r] else stated
+                            table_scale = None if exempt[r] else stated
                         for c in range(len(row) - 1, -1, -1):
                             header = names[c] if c < len(names) else None
                             cell_node = self._node(row_node, c)
                             if c < len(titles) and titles[c]:
                                 self._titles[cell_node] = titles[c]
-                            percent = isinstance(row[c], str) and "%" in row[c]  # a share is no amount
-                            stack.append((row[c], cell_node, header,
-                                          key_scale(header) or (None if percent else table_scale) or child_scale))
+                            # a title over the column that states a unit ("(Shares in
+                            # thousands)" over two of five columns) is the column's
+                            titled = next((unit_field_scale(t) for t in titles[c] if _COLUMN_UNIT.search(t)),
+                                          None) if c < len(titles) and not exempt[r] else None
+                            # a share is no amount, nor a price a count of thousands
+                            plain = (isinstance(row[c], str) and "%" in row[c]
+                                     or bool(header and _UNSCALED_COLUMN.search(header)))
+                            if plain and table_scale is not None:
+                                self._unscaled_cells.add(cell_node)
+                            if titled is not None and not plain:
+                                self._titled_cells[cell_node] = titled
+                            stack.append((row[c], cell_node, header, key_scale(header) or (
+                                None if plain else titled or table_scale) or child_scale))
                     else:
                         stack.append((row, row_node, key, child_scale))
             else:
@@ -817,14 +838,21 @@ class Haystack:
         own = key_scale(entry.key) or self._stated_scale(leaf)
         return own or self.tool_scale.get(entry.tool)
 
+    def unit_exempt(self, leaf: LeafId) -> bool:
+        """Whether a cell's table states a unit that leaves this cell alone (a per-share
+        row or a price column of a table "in millions")."""
+        return self._stated_scale(leaf) == 1
+
     def _stated_scale(self, leaf: LeafId) -> Decimal | None:
         """The scale a table's corner or title states for a cell, or None."""
-        if not self._table_scales:
+        if not self._table_scales and not self._titled_cells:
             return None
         entry = self.leaves[leaf]
         if "%" in entry.raw:
             return None
-        return self._table_scales.get(self._parent[entry.node])
+        if entry.node in self._unscaled_cells:
+            return Decimal(1)
+        return self._titled_cells.get(entry.node) or self._table_scales.get(self._parent[entry.node])
 
     def tool_of(self, leaf: LeafId) -> Tool:
         """The tool result a leaf belongs to."""

@@ -11,7 +11,7 @@ per-haystack facts about them (is a record all one quantity, what is a row calle
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -46,12 +46,13 @@ def groups_of(hay: Haystack) -> list[Group]:
         node = hay.leaves[leaf].node
         parent = hay._parent[node]
         by_key[("record", parent, None)].append((value, leaf))
-        if parent >= 0 and hay._parent[parent] >= 0:
-            # one column under one name and one scale: a table whose sections rename its
-            # columns (a repeated header "Dec 30, 2017 | ... | Dec 29, 2018") has a column
-            # per section, and its per-share rows ("in millions, except per share") are
-            # not the millions above them
-            column = (hay._segment[node], hay.leaves[leaf].key, hay.leaf_scale(leaf))
+        # one column under one name: a table whose sections rename its columns (a
+        # repeated header "Dec 30, 2017 | ... | Dec 29, 2018") has a column per section;
+        # its per-share rows ("in millions, except per share") are no part of the
+        # millions of the column (nor a column of their own: the sum of EPS and
+        # dividends per share means nothing)
+        if parent >= 0 and hay._parent[parent] >= 0 and not hay.unit_exempt(leaf):
+            column = (hay._segment[node], hay.leaves[leaf].key)
             by_key[("column", hay._parent[parent], column)].append((value, leaf))
         by_key[("tool", hay.leaves[leaf].tool, None)].append((value, leaf))
     for leaf, figures in hay.text_values.items():
@@ -92,7 +93,11 @@ def groups_of(hay: Haystack) -> list[Group]:
         if len(members) < 2:
             continue
         members.sort()
-        scale = own if kind == "text" and isinstance(own, Decimal) else hay.leaf_scale(members[0][1]) or Decimal(1)
+        # the scale most of its members have, a stated one on a tie (a row's "3.7%" change
+        # cells say nothing of the scale of its amounts)
+        counts = Counter(hay.leaf_scale(leaf) or Decimal(1) for _, leaf in members)
+        scale = own if kind == "text" and isinstance(own, Decimal) else max(
+            counts, key=lambda s: (counts[s], s != 1))
         groups.append(Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale,
                             headings.get((kind, parent, own), "")))
     order = {"record": 0, "stacked": 1, "column": 2, "section": 3, "text": 4, "tool": 5}

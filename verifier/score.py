@@ -34,7 +34,8 @@ def confidence_of(items: list[Item], policy: Policy) -> tuple[Confidence, float]
 def _invented(item: Item) -> bool:
     """A ticker or code the current tool data does not hold or cover, or an invalid code.
     One only an earlier turn's data holds counts too: the figures beside it are most
-    often the current turn's other entity's ("NVDA at $142.30", AAPL's price)."""
+    often the current turn's other entity's ("NVDA at $142.30", AAPL's price), and an
+    answer of only an earlier turn's figures verifies nothing of this turn anyway."""
     return item.kind in _ENTITY_KINDS and item.status in ("unsupported", "invalid", "gap_fill", "stale")
 
 
@@ -91,8 +92,9 @@ def _message(items: list[Item], flagged: list[Item], confidence: str, but: bool 
         said = [f"The answer names {names}, which the tool data does not contain or which is not a valid code."
                 ] if names else []
         if stale:
-            said.append(f"It names {', '.join(dict.fromkeys(i.text for i in stale))}, which only an earlier "
-                        "turn's tool results hold.")
+            said.append(f"{'It also' if names else 'The answer'} names "
+                        f"{', '.join(dict.fromkeys(i.text for i in stale))}, which only an earlier turn's tool "
+                        "results hold.")
         return (" ".join(said) + f" {len(flagged)} of {len(items)} values could not be verified; "
                 "treat this answer with caution or ask again.")
     if confidence == "low":
