@@ -373,6 +373,9 @@ def main() -> None:
     parser.add_argument("--no-peers", action="store_true", help="skip the peer packages (benchmarks/peers.py)")
     parser.add_argument("--max-chance", type=float, default=None,
                         help="Policy.derive_max_chance to run with (default: the Policy default)")
+    parser.add_argument("--no-unit", action="store_true",
+                        help="drop the unit field each case's tool output gets from the question's scale: the "
+                             "table's own corner and titles ('(In millions)') must say it")
     args = parser.parse_args()
     tatqa = args.corpora / "tatqa" / "tatqa_dataset_dev.json.gz"
     if not tatqa.exists():
@@ -384,6 +387,11 @@ def main() -> None:
         cases += cases_f[: args.limit] if args.limit else cases_f
     if args.limit:
         cases = [c for c in cases if c["corpus"] == "tatqa"][: args.limit] + [c for c in cases if c["corpus"] == "finqa"]
+    if args.no_unit:
+        for case in cases:
+            for tool in case["tools"]:
+                if isinstance(tool.get("output"), dict):
+                    tool["output"].pop("unit", None)
     policy = Policy(derive_max_chance=args.max_chance) if args.max_chance is not None else None
     result = run(cases, policy, with_peers=not args.no_peers)
     print(markdown(result))
