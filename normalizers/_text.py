@@ -31,7 +31,8 @@ GROUP_MARKS = "\u066c"
 #: point between full-width digits or letters ("１，２３４", "ＢＲＫ．Ｂ"; a full-width comma
 #: between ASCII figures separates list items, "150，200，300").
 _WIDE = "\uff21-\uff3a\uff41-\uff5a\uff05\uff04"
-_WIDE_JOINED = r"(?<=[\uff10-\uff19])\uff0c(?=[\uff10-\uff19])|(?<=[\uff21-\uff3a\uff41-\uff5a])\uff0e(?=[\uff21-\uff3a\uff41-\uff5a])"
+_WIDE_JOINED = (r"(?<=[\uff10-\uff19])\uff0c(?=[\uff10-\uff19]{3}(?![\uff10-\uff19]))"  # "１，２３４", not "２０２３，２０２４"
+                r"|(?<=[\uff21-\uff3a\uff41-\uff5a])\uff0e(?=[\uff21-\uff3a\uff41-\uff5a])")
 
 _ODD = regex.compile(r"[^\x00-\x7f](?<=\p{Nd}|[" + MINUS_SIGNS + _WIDE + "])|" + _WIDE_JOINED)
 

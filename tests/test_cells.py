@@ -320,3 +320,11 @@ def test_a_through_that_is_no_year_span_lets_no_year_in():
     item = verify("The average was 135.6.", leases, question="What is the average operating lease payment in 2021 "
                   "and 2023 for leases running through 2030?").items[0]
     assert item.status == "misattributed", item.reason
+
+
+def test_a_span_of_fiscal_years_written_short_runs_through_the_years_between():
+    leases = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
+              "rows": [["FY21", "140.9", "135.6"], ["FY22", "133.2", "12.0"], ["FY23", "132.8", "2.9"]]}
+    item = verify("The average was 135.6.", leases,
+                  question="What is the average operating lease payment from FY21 to FY23?").items[0]
+    assert item.status == "derived", item.reason

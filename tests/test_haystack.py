@@ -302,3 +302,42 @@ def test_a_rows_scale_is_its_amounts_not_its_change_percentages():
              "rows": [["Sales", "1,671", "1,612", "3.7%", "1.8%"]]}
     item = verify("The answer is 1641.5 million.", table, question="What is the average sales?").items[0]
     assert item.status == "derived", item.reason
+
+
+@pytest.mark.parametrize(("answer", "table", "question", "want"), [
+    # a per-share heading lists its items, not the amount rows printed below them
+    ("Total assets were $98.5 billion.", {"columns": ["(In millions, except per share data)", "2019"], "rows": [
+        ["EPS:", ""], ["Diluted", "3.00"], ["Total assets", "98,500"]]}, None, "normalized"),
+    # a heading over share counts is no per-share heading
+    ("Diluted shares were 625 million.", {"columns": ["(In millions, except per share data)", "2019"], "rows": [
+        ["Shares used in per share computation:", ""], ["Diluted", "625"]]}, None, "normalized"),
+    # "price" in an amount column's header is no price per share
+    ("Goodwill was $1.25 billion.", {"columns": ["(In millions)", "Purchase price allocation"], "rows": [
+        ["Goodwill", "1,250"], ["Intangibles", "430"]]}, None, "normalized"),
+    # "%" cells do not vote on a column's scale
+    ("The sum is $4.0 billion.", {"columns": ["(In millions)", "2019"], "rows": [
+        ["Revenue", "2,500"], ["Cost", "1,500"], ["Margin", "40%"], ["Op margin", "15%"], ["Tax rate", "21%"]]},
+     "Sum of revenue and cost in 2019?", "derived"),
+    # counts and durations are not millions, nor "Gross margin %" rows
+    ("There are 1.25 billion stores.", {"header_rows": [["", "", "(In millions)"]],
+                                        "columns": ["Region", "Stores", "Revenue"], "rows": [["North", "1,250", "4,500"]]},
+     None, "unsupported"),
+    ("Gross margin was $42.5 million.", {"columns": ["(In millions)", "2019"], "rows": [["Gross margin %", "42.5"]]},
+     None, "unsupported"),
+    # a unit said of shares is over the shares column only
+    ("The fair value was $52,000.", {"header_rows": [["", "(Shares in thousands)", ""]],
+                                     "columns": ["", "Shares", "Grant-date fair value"], "rows": [["Granted", "300", "$52.00"]]},
+     None, "unsupported"),
+    ("300 thousand shares were granted.", {"header_rows": [["", "(Shares in thousands)", ""]],
+                                           "columns": ["", "Shares", "Grant-date fair value"],
+                                           "rows": [["Granted", "300", "$52.00"]]}, None, "normalized"),
+])
+def test_a_tables_unit_reaches_exactly_the_cells_it_is_said_of(answer, table, question, want):
+    item = verify(answer, table, question=question).items[0]
+    assert item.status == want, item.reason
+
+
+def test_full_width_figures_joined_or_listed():
+    from normalizers._text import fold
+    assert fold("\uff12\uff10\uff12\uff13\uff0c\uff12\uff10\uff12\uff14") == "2023\uff0c2024"  # two years, a list
+    assert fold("\uff11\uff0c\uff12\uff13\uff14") == "1,234"  # a thousands group

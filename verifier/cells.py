@@ -380,9 +380,9 @@ def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...]
 
 #: Two periods a question spans rather than lists: "from 2021 to 2023", "2021-2023",
 #: "between 2021 and 2023", "2021 through 2023".
-_SPANNED = re.compile(r"(?i)\bfrom\s+(?:fy\s*)?(?:19|20)\d\d\s+(?:to|through|until)\b"
-                      r"|\b(?:19|20)\d\d\s*(?:[-–]|through)\s*(?:fy\s*)?(?:19|20)?\d\d\b"
-                      r"|\bbetween\s+(?:fy\s*)?(?:19|20)\d\d\s+and\b")
+_SPANNED = re.compile(r"(?i)\bfrom\s+(?:fy\s*'?)?(?:(?:19|20)\d\d|\d\d)\s+(?:to|through|until)\b"
+                      r"|\b(?:fy\s*'?)?(?:19|20)\d\d\s*(?:[-–]|through)\s*(?:fy\s*'?)?(?:19|20)?\d\d\b"
+                      r"|\bbetween\s+(?:fy\s*'?)?(?:(?:19|20)\d\d|\d\d)\s+and\b")
 
 
 def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack, totalled: bool = False) -> bool:

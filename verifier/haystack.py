@@ -134,13 +134,37 @@ _TABLE_UNIT = regex.compile(
 #: printed with "%" is never scaled either; "4.5% Senior notes" and "Loans to employees"
 #: are amounts.
 _UNSCALED_ROW = regex.compile(
-    r"(?i)\bper\s+(?:share|unit|diluted|basic|common)|\beps\b|\bheadcount\b|^\W*(?:number\s+of\s+)?employees\W*$")
-_UNSCALED_COLUMN = regex.compile(r"(?i)\bprice\b|\bper\s+(?:share|unit)\b|\beps\b")
+    r"(?i)\bper\s+(?:share|unit|diluted|basic|common)|\beps\b|\bheadcount\b|^\W*(?:number\s+of\s+)?employees\W*$"
+    r"|\bnumber\s+of\s+(?:employees|stores|locations|customers|subscribers|restaurants|countries)\b"
+    r"|%\s*$|\(%\)")
+#: Column headers whose cells a table's unit leaves alone: prices per share or unit,
+#: counts and durations ("Stores", "Remaining term (years)").
+_UNSCALED_COLUMN = regex.compile(
+    r"(?i)\bper\s+(?:share|unit)\b|\beps\b|\bprice\s+per\b"
+    r"|\b(?:share|stock|unit|exercise|strike|grant|closing|opening|average|sales?|offer(?:ing)?|high|low)\s+price\b"
+    r"|\bstores\b|\bemployees\b|\bheadcount\b|\(years\)|\bterm\b|\bcount\b")
+#: A heading over per-share amounts ("Earnings per share:", "Per share data:"); not one
+#: over share counts ("Shares used in per share computation:").
+_PER_SHARE_HEADING = regex.compile(r"(?i)^(?!.*\bshares\b).*(?:\bper\s+(?:common\s+)?share\b|\beps\b)")
 
 
 #: A title over some columns that states their unit: "(In millions)", "(Shares in
 #: thousands)", "(Dollars in millions)".
 _COLUMN_UNIT = regex.compile(r"(?i)^\W*(?:[\w$€£]+\s+){0,2}in\s*(?:thousands|millions|billions)\W*$")
+
+
+def _unit_over(title: str, header: str | None) -> bool:
+    """Whether a unit title is over this column: a bare unit ("(In millions)") is over
+    every column it spans; one said of something ("(Shares in thousands)") only over
+    columns whose header names it ("Shares purchased", not "Grant-date fair value")."""
+    if _TABLE_UNIT.search(title):
+        return True
+    subject = {w.rstrip("s") for w in regex.findall(r"[a-z]{3,}", title.lower())} - _UNIT_TITLE_WORDS
+    named = {w.rstrip("s") for w in regex.findall(r"[a-z]{3,}", (header or "").lower())}
+    return bool(subject & named)
+
+
+_UNIT_TITLE_WORDS = frozenset({"in", "thousand", "million", "billion", "amount", "the", "and"})
 
 
 def _table_scale(headers: list[str | None], header_rows: Any) -> Decimal | None:
@@ -174,15 +198,17 @@ def _unscaled_rows(rows: Sequence[Any]) -> list[bool]:
             isinstance(c, (int, float, Decimal)) and not isinstance(c, bool) or isinstance(c, str) and _DIGIT.search(c)
             for c in row[1:])
         if label.strip() and not figures:
-            heading = bool(_UNSCALED_ROW.search(label))
-        out.append(heading and bool(_PER_SHARE_ITEM.match(label)) or bool(_UNSCALED_ROW.search(label)))
+            heading = bool(_PER_SHARE_HEADING.search(label))
+        elif heading and not _PER_SHARE_ITEM.match(label):
+            heading = False  # past the items it lists ("Total assets" printed below)
+        out.append(heading or bool(_UNSCALED_ROW.search(label)))
     return out
 
 
 #: The rows a per-share heading lists: "Basic", "Diluted", "Net income", "From
-#: continuing operations" (not "4.5% Senior notes" printed further down).
+#: continuing operations" (not "Total assets" or "4.5% Senior notes" printed below).
 _PER_SHARE_ITEM = regex.compile(r"(?i)^\W*(?:basic|diluted|net\s+(?:income|earnings|loss)|(?:from\s+)?continuing"
-                                r"|(?:from\s+)?discontinued|total|cash\s+dividends?|dividends?)\b")
+                                r"|(?:from\s+)?discontinued|income|earnings|loss)\b")
 
 
 def unit_field_scale(value: str) -> Decimal | None:
@@ -364,7 +390,8 @@ class Haystack:
                                 self._titles[cell_node] = titles[c]
                             # a title over the column that states a unit ("(Shares in
                             # thousands)" over two of five columns) is the column's
-                            titled = next((unit_field_scale(t) for t in titles[c] if _COLUMN_UNIT.search(t)),
+                            titled = next((unit_field_scale(t) for t in titles[c] if _COLUMN_UNIT.search(t)
+                                           and _unit_over(t, header)),
                                           None) if c < len(titles) and not exempt[r] else None
                             # a share is no amount, nor a price a count of thousands
                             plain = (isinstance(row[c], str) and "%" in row[c]

@@ -95,7 +95,8 @@ def groups_of(hay: Haystack) -> list[Group]:
         members.sort()
         # the scale most of its members have, a stated one on a tie (a row's "3.7%" change
         # cells say nothing of the scale of its amounts)
-        counts = Counter(hay.leaf_scale(leaf) or Decimal(1) for _, leaf in members)
+        counts = Counter(hay.leaf_scale(leaf) or Decimal(1) for _, leaf in members if "%" not in hay.leaves[leaf].raw
+                         ) or Counter(hay.leaf_scale(leaf) or Decimal(1) for _, leaf in members)
         scale = own if kind == "text" and isinstance(own, Decimal) else max(
             counts, key=lambda s: (counts[s], s != 1))
         groups.append(Group(kind, tuple(v for v, _ in members), tuple(l for _, l in members), scale,
