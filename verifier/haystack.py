@@ -189,8 +189,9 @@ def _table_scale(headers: list[str | None], header_rows: Any) -> Decimal | None:
 
 def _unscaled_rows(rows: Sequence[Any]) -> list[bool]:
     """For each printed row, whether a table's unit leaves it unscaled: a per-share or
-    per-unit row, or an item such a heading lists ("Earnings per share:" over "Basic",
-    "Diluted"), until the next heading."""
+    per-unit row, a count or percentage row, or an item a per-share heading lists
+    ("Earnings per share:" over "Basic", "Diluted"; the heading ends at the first row
+    that is none of its items)."""
     out, heading = [], False
     for row in rows:
         label = row[0] if isinstance(row, (list, tuple)) and row and isinstance(row[0], str) else ""
