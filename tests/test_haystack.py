@@ -341,3 +341,23 @@ def test_full_width_figures_joined_or_listed():
     from normalizers._text import fold
     assert fold("\uff12\uff10\uff12\uff13\uff0c\uff12\uff10\uff12\uff14") == "2023\uff0c2024"  # two years, a list
     assert fold("\uff11\uff0c\uff12\uff13\uff14") == "1,234"  # a thousands group
+
+
+@pytest.mark.parametrize(("columns", "raw", "scale"), [
+    (["", "2019 €m", "2018 €m"], "1,250", Decimal("1E6")),      # a currency glued to its scale
+    (["£m", "2019", "2018"], "1,250", Decimal("1E6")),
+    (["(Millions)", "2019", "2018"], "1,250", Decimal("1E6")),  # a bare unit word
+    (["(in million)", "2019", "2018"], "1,250", Decimal("1E6")),
+    (["", "2019 US$'000", "2018 US$'000"], "1,250", Decimal("1E3")),
+    (["(In millions)", "2019", "Change (%)"], "13.2", Decimal(1)),  # a percentage column: stated unscaled
+])
+def test_units_annual_reports_print_are_read(columns, raw, scale):
+    hay = Haystack({"columns": columns, "rows": [["Revenue", "1,250", "13.2"]]})
+    leaf = next(i for i in hay.leaf_value if hay.leaves[i].raw == raw)
+    assert hay.leaf_scale(leaf) == scale
+
+
+def test_per_area_and_per_day_rows_keep_their_figures():
+    table = {"columns": ["$ MILLION", "53 WEEKS"], "rows": [["Sales", "8,657"], ["Sales per square metre ($)", "18,675"]]}
+    assert verify("Sales per square metre were $18,675.", table).items[0].status == "exact"
+    assert verify("Sales per square metre were $18,675 million.", table).items[0].status == "unsupported"

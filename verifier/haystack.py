@@ -83,8 +83,12 @@ _YEAR_KEY = regex.compile(r"(?i)^(fiscal_?)?(year|yr|fiscalyear|fy)$")
 _SCALE_KEY_WORDS = (
     (regex.compile(r"(?i)(trillion|(?<![a-z])tn(?![a-z]))"), Decimal("1E12")),
     (regex.compile(r"(?i)(billion|(?<![a-z])bn(?![a-z])|_b$|(?<![a-z])usd_?b(?![a-z]))"), Decimal("1E9")),
-    (regex.compile(r"(?i)(million|(?<![a-z])(mn|mm|mio)(?![a-z])|_m$|_mm$|(?<![a-z])usd_?m(?![a-z]))"), Decimal("1E6")),
-    (regex.compile(r"(?i)(thousand|(?<![a-z])(k|000s)(?![a-z])|_k$)"), Decimal("1E3")),
+    # (a currency glued to its scale, as annual reports head columns: "2019 €m", "£m",
+    # "$M", "USDm", "RMB'Million", "2019 US$'000")
+    (regex.compile(r"(?i)(million|(?<![a-z])(mn|mm|mio)(?![a-z])|_m$|_mm$|(?<![a-z])usd_?m(?![a-z])"
+                   r"|(?:[$€£¥]|(?<![a-z])(?:usd|eur|gbp|rmb|sgd|aud|cad))\s*m(?![a-z]))"), Decimal("1E6")),
+    (regex.compile(r"(?i)(thousand|(?<![a-z])(k|000s)(?![a-z])|_k$|(?:[$€£¥]|(?<![a-z])(?:usd|eur|gbp|rmb))\s*['’]?000)"),
+     Decimal("1E3")),
 )
 _SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_symbol", "code"})
 #: A row label saying its cells are percentages. Stricter than a key: a "Gross margin"
@@ -125,16 +129,18 @@ def key_scale(key: str | None) -> Decimal | None:
 _UNIT_WORDS = r"(?:(?:us\s*)?[$€£]\s*|(?:us\s+)?dollars?\s+(?:amounts?\s+)?|euros?\s+|amounts?\s+)?"
 _TABLE_UNIT = regex.compile(
     rf"""(?ix)
-    ^\W*{_UNIT_WORDS}in\s*(?:thousands|millions|billions)\b
-    | ^\W*(?:us)?[$€£]\s*(?:['’]000|000s|thousands?|millions?|billions?)(?![\w'’])
+    ^\W*{_UNIT_WORDS}in\s*(?:thousands?|millions?|billions?)\b
+    | ^\W*(?:us|s|a|c)?(?:[$€£¥]|usd|eur|gbp|rmb)\s*(?:['’]000|000s?|thousands?|millions?|billions?|m|mn|bn|k)(?![\w'’])
+    | ^\W*(?:thousands|millions|billions)(?:\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£]))?\W*$
     | ^\W*(?:thousands|millions|billions)\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£])
-    | \(\s*{_UNIT_WORDS}in\s*(?:thousands|millions|billions)[^()]*\)\s*$""")
+    | \(\s*{_UNIT_WORDS}in\s*(?:thousands?|millions?|billions?)[^()]*\)\s*$""")
 #: Rows (and columns, and rows under such a heading) a table's unit never scales,
 #: whatever its corner says: per-share and per-unit figures, prices, headcounts. A cell
 #: printed with "%" is never scaled either; "4.5% Senior notes" and "Loans to employees"
 #: are amounts.
 _UNSCALED_ROW = regex.compile(
-    r"(?i)\bper\s+(?:share|unit|diluted|basic|common)|\beps\b|\bheadcount\b|^\W*(?:number\s+of\s+)?employees\W*$"
+    r"(?i)\bper\s+(?:share|unit|diluted|basic|common|square|sq|day|month|hour|employee|store|customer|subscriber"
+    r"|user|barrel|ton|tonne|vessel)\b|\beps\b|\bheadcount\b|^\W*(?:number\s+of\s+)?employees\W*$|-days\b"
     r"|\bnumber\s+of\s+(?:employees|stores|locations|customers|subscribers|restaurants|countries)\b"
     r"|%\s*$|\(%\)")
 #: Column headers whose cells a table's unit leaves alone: prices per share or unit,
@@ -142,7 +148,7 @@ _UNSCALED_ROW = regex.compile(
 _UNSCALED_COLUMN = regex.compile(
     r"(?i)\bper\s+(?:share|unit)\b|\beps\b|\bprice\s+per\b"
     r"|\b(?:share|stock|unit|exercise|strike|grant|closing|opening|average|sales?|offer(?:ing)?|high|low)\s+price\b"
-    r"|\bstores\b|\bemployees\b|\bheadcount\b|\(years\)|\bterm\b|\bcount\b")
+    r"|\bstores\b|\bemployees\b|\bheadcount\b|\(years\)|\bterm\b|\bcount\b|%|\bpercent")
 #: A heading over per-share amounts ("Earnings per share:", "Per share data:"); not one
 #: over share counts ("Shares used in per share computation:").
 _PER_SHARE_HEADING = regex.compile(r"(?i)^(?!.*\bshares\b).*(?:\bper\s+(?:common\s+)?share\b|\beps\b)")
@@ -209,7 +215,7 @@ def _unscaled_rows(rows: Sequence[Any]) -> list[bool]:
 #: The rows a per-share heading lists: "Basic", "Diluted", "Net income", "From
 #: continuing operations" (not "Total assets" or "4.5% Senior notes" printed below).
 _PER_SHARE_ITEM = regex.compile(r"(?i)^\W*(?:basic|diluted|net\s+(?:income|earnings|loss)|(?:from\s+)?continuing"
-                                r"|(?:from\s+)?discontinued|income|earnings|loss)\b")
+                                r"|(?:from\s+)?discontinued|income|earnings|loss|(?:cash\s+)?dividends?|book\s+value)\b")
 
 
 def unit_field_scale(value: str) -> Decimal | None:
@@ -401,7 +407,8 @@ class Haystack:
                                 self._unscaled_cells.add(cell_node)
                             if titled is not None and not plain:
                                 self._titled_cells[cell_node] = titled
-                            stack.append((row[c], cell_node, header, key_scale(header) or (
+                            marked = isinstance(row[c], str) and "%" in row[c]  # "10%" under "2019 S$ million"
+                            stack.append((row[c], cell_node, header, None if marked else key_scale(header) or (
                                 None if plain else titled or table_scale) or child_scale))
                     else:
                         stack.append((row, row_node, key, child_scale))
