@@ -378,7 +378,12 @@ class Haystack:
                 self.counts[len(child)].append((tool.index, child_node))
                 read = table_layout.layout(child, headers, obj.get("header_rows"), is_period_label)
                 stated = _table_scale(headers, obj.get("header_rows"))
-                exempt = _unscaled_rows(child)
+                # which rows a unit leaves alone: asked only of a table that states one
+                # (its corner, or a title over some columns; sections share their titles)
+                sections = {id(titles): titles for _, titles in read}.values()
+                units = stated is not None or any(_COLUMN_UNIT.search(t) for titles in sections
+                                                  for column in titles for t in column)
+                exempt = _unscaled_rows(child) if units else [False] * len(child)
                 for r in range(len(child) - 1, -1, -1):
                     row, row_node = child[r], self._node(child_node, r)
                     if isinstance(row, (list, tuple)):

@@ -90,20 +90,20 @@ def layout(rows: Sequence[Any], names: Sequence[str | None], header_rows: Any,
         if isinstance(printed, (list, tuple)):
             for c, title in enumerate(spans(printed, width)):
                 above[c] += title
-    titles = list(above)
+    titles: Titles = tuple(above)  # one tuple per section, shared by its rows
     out: list[tuple[list[str | None], Titles]] = []
     for row in rows:
-        out.append((current, tuple(titles)))
+        out.append((current, titles))
         opened = _opens_section(row, current, is_period) if isinstance(row, (list, tuple)) and width >= 3 else None
         if opened == "names":
             current = [_text(cell) or current[c] if c > 0 else current[c] for c, cell in enumerate(row)]
             current += [None] * (width - len(current))
-            titles = [() for _ in range(width)]
+            titles = tuple(() for _ in range(width))
         elif opened == "section":  # a section's date over the columns' own titles
             first = _text(row[0])
-            titles = [(first, *(t for t in title if not is_period(t))) for title in above]
+            titles = tuple((first, *(t for t in title if not is_period(t))) for title in above)
         elif opened == "titles":
-            titles = spans(row, width)
+            titles = tuple(spans(row, width))
     return out
 
 
@@ -124,6 +124,12 @@ def _opens_section(row: Sequence[Any], names: Sequence[str | None],
     """
     if not row or not all(isinstance(c, str) or c is None for c in row):
         return None  # a JSON number is a figure
+    for i in range(1, len(row)):
+        # most rows hold a figure that is no year ("1,234", "12.5%"): data, said at once
+        # (the general test below asks is_period of every filled cell first)
+        text = _text(row[i])
+        if _FIGURE.match(text) and len(_NOT_DIGIT.sub("", text)) != 4 and not (i < len(names) and text == names[i]):
+            return None
     cells = [_text(c) for c in row]
     filled = [i for i, c in enumerate(cells) if i > 0 and c]
     if not filled:
@@ -146,6 +152,12 @@ def _opens_section(row: Sequence[Any], names: Sequence[str | None],
 _BARE_YEAR = re.compile(r"^(?:19|20)\d\d$")
 #: A day of a month beside a year: "March 1, 2019", "30/06/2019" (a date as data holds it).
 _DAY = re.compile(r"(?<!\d)\d{1,2}(?!\d)")
+
+
+#: A cell that is a number: "1,234", "$(12.5)", "12%", "-3.5". One of other than four
+#: digits is no year, so no period.
+_FIGURE = re.compile(r"^[$€£(\-–—]*\s*\d[\d,]*(?:\.\d+)?\s*[)%]*$")
+_NOT_DIGIT = re.compile(r"\D")
 
 
 def _header_shaped(text: str) -> bool:
