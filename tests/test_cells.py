@@ -301,30 +301,31 @@ def test_a_value_a_table_prints_is_asked_by_name_not_computed():
     assert item.status == "misattributed" and "'Carrying Amount'" in item.reason
 
 
+#: Lease payments whose operating mean over 2021-2023 (135.63) equals a finance lease cell.
+LEASE_YEARS = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
+               "rows": [["2021", "140.9", "135.6"], ["2022", "133.2", "12.0"], ["2023", "132.8", "2.9"]]}
+
+
 def test_a_mean_from_one_year_to_another_runs_through_the_years_between():
     # the average 135.6 equals a finance lease cell: flagged, then explained by the
     # operating column's mean over 2021-2023, which takes 2022 too
-    leases = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
-              "rows": [["2021", "140.9", "135.6"], ["2022", "133.2", "12.0"], ["2023", "132.8", "2.9"]]}
-    spanned = verify("The average was 135.6.", leases, question="What is the average operating lease payment "
+    spanned = verify("The average was 135.6.", LEASE_YEARS, question="What is the average operating lease payment "
                      "from 2021 to 2023?").items[0]
     assert spanned.status == "derived", spanned.reason
-    listed = verify("The average was 135.6.", leases, question="What is the average operating lease payment "
+    listed = verify("The average was 135.6.", LEASE_YEARS, question="What is the average operating lease payment "
                     "in 2021 and 2023?").items[0]
     assert listed.status == "misattributed"  # two years listed: 2022 is not asked for
 
 
 def test_a_through_that_is_no_year_span_lets_no_year_in():
-    leases = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
-              "rows": [["2021", "140.9", "135.6"], ["2022", "133.2", "12.0"], ["2023", "132.8", "2.9"]]}
-    item = verify("The average was 135.6.", leases, question="What is the average operating lease payment in 2021 "
+    item = verify("The average was 135.6.", LEASE_YEARS, question="What is the average operating lease payment in 2021 "
                   "and 2023 for leases running through 2030?").items[0]
     assert item.status == "misattributed", item.reason
 
 
 def test_a_span_of_fiscal_years_written_short_runs_through_the_years_between():
-    leases = {"unit": "million", "columns": ["", "Operating leases", "Finance leases"],
-              "rows": [["FY21", "140.9", "135.6"], ["FY22", "133.2", "12.0"], ["FY23", "132.8", "2.9"]]}
+    leases = {**LEASE_YEARS, "rows": [[f"FY{row[0][2:]}", *row[1:]] for row in LEASE_YEARS["rows"]]}
+    assert [row[0] for row in leases["rows"]] == ["FY21", "FY22", "FY23"]
     item = verify("The average was 135.6.", leases,
                   question="What is the average operating lease payment from FY21 to FY23?").items[0]
     assert item.status == "derived", item.reason
