@@ -415,14 +415,15 @@ def other_column(question: str, operands: tuple[LeafId, ...], hay: Haystack) -> 
     for leaf in operands:
         found = _row_of(hay, leaf)
         key = hay.leaves[leaf].key
-        if found is None or not key or is_period_label(key) or yearquarter.YEAR_IN_TEXT.search(key):
+        if found is None or not key or _dated(key):
             continue
-        named = _asked_column(hay, found[0], words)
-        if named is None or key == named or _columns(hay, found[0])[named] <= found[1].stems:
+        table, row = found
+        columns = _columns(hay, table)
+        named = _asked_column(hay, table, words)
+        if named is None or key == named or columns[named] <= row.stems:
             continue  # (the question's words for the column are the row's: "cost of revenue")
-        stems = _columns(hay, found[0]).get(key)
-        if not ((stems & words) - _columns(hay, found[0])[named] if stems
-                else frozenset(_WORD.findall(key.lower())) <= said):
+        stems = columns.get(key)
+        if not ((stems & words) - columns[named] if stems else frozenset(_WORD.findall(key.lower())) <= said):
             return True
     return False
 
@@ -542,13 +543,18 @@ def _columns(hay: Haystack, table: int) -> dict[str, frozenset[str]]:
         for row in _tables(hay)[0].get(table, []):
             for leaf in hay.children_leaves(row.node):
                 key = hay.leaves[leaf].key
-                if (key and key not in found and leaf in hay.leaf_value and not is_period_label(key)
-                        and not yearquarter.YEAR_IN_TEXT.search(key)):  # "Estimated at June 30, 2019"
+                if key and key not in found and leaf in hay.leaf_value and not _dated(key):
                     stems = frozenset(content_words(key))
                     if stems:
                         found[key] = stems
         by_table[table] = found
     return found
+
+
+def _dated(key: str) -> bool:
+    """Whether a column header dates its cells ("2019", "Dec 28, 2019", "Estimated at
+    June 30, 2019"): the period check's column, not the column check's."""
+    return is_period_label(key) or yearquarter.YEAR_IN_TEXT.search(key) is not None
 
 
 def _has_column(hay: Haystack, table: int, period: Period) -> bool:
