@@ -159,6 +159,18 @@ _PER_SHARE_HEADING = regex.compile(r"(?i)^(?!.*\bshares\b).*(?:\bper\s+(?:common
 _COLUMN_UNIT = regex.compile(r"(?i)^\W*(?:[\w$€£]+\s+){0,2}in\s*(?:thousands|millions|billions)\W*$")
 
 
+@lru_cache(maxsize=4096)
+def _unscaled_column(header: str | None) -> bool:
+    """Whether a column header keeps its cells out of a table's unit (cached: asked per cell)."""
+    return bool(header and _UNSCALED_COLUMN.search(header))
+
+
+@lru_cache(maxsize=4096)
+def _titles_scale(titles: tuple[str, ...], header: str | None) -> Decimal | None:
+    """The scale a unit title over a column states for it (cached: asked per cell)."""
+    return next((unit_field_scale(t) for t in titles if _COLUMN_UNIT.search(t) and _unit_over(t, header)), None)
+
+
 def _unit_over(title: str, header: str | None) -> bool:
     """Whether a unit title is over this column: a bare unit ("(In millions)") is over
     every column it spans; one said of something ("(Shares in thousands)") only over
@@ -402,17 +414,16 @@ class Haystack:
                                 self._titles[cell_node] = titles[c]
                             # a title over the column that states a unit ("(Shares in
                             # thousands)" over two of five columns) is the column's
-                            titled = next((unit_field_scale(t) for t in titles[c] if _COLUMN_UNIT.search(t)
-                                           and _unit_over(t, header)),
-                                          None) if c < len(titles) and not exempt[r] else None
-                            # a share is no amount, nor a price a count of thousands
-                            plain = (isinstance(row[c], str) and "%" in row[c]
-                                     or bool(header and _UNSCALED_COLUMN.search(header)))
+                            titled = _titles_scale(titles[c], header) if (
+                                c < len(titles) and titles[c] and not exempt[r]) else None
+                            # a share is no amount ("10%" even under "2019 S$ million"), nor a
+                            # price a count of thousands
+                            marked = isinstance(row[c], str) and "%" in row[c]
+                            plain = marked or _unscaled_column(header)
                             if plain and table_scale is not None:
                                 self._unscaled_cells.add(cell_node)
                             if titled is not None and not plain:
                                 self._titled_cells[cell_node] = titled
-                            marked = isinstance(row[c], str) and "%" in row[c]  # "10%" under "2019 S$ million"
                             stack.append((row[c], cell_node, header, None if marked else key_scale(header) or (
                                 None if plain else titled or table_scale) or child_scale))
                     else:

@@ -287,7 +287,7 @@ def _year_as_number(state: State, mention: Mention) -> Mention:
     before = state.answer[max(0, mention.start - 16):mention.start].lower().split()
     if before and before[-1].strip("(,") in _BEFORE_A_YEAR:
         return mention  # "grew to 12,345 in 2017": a year, however it may compute
-    number = extractor(state.locale).as_number(mention.text)
+    number = extractor(state.locale, tuple(state.policy.extra_stopwords)).as_number(mention.text)  # (the stage's own)
     return mention if number is None else replace(number, start=mention.start, end=mention.end)
 
 
