@@ -620,6 +620,54 @@ def test_figures_the_question_names_by_date_combine_across_paragraphs(question, 
         assert {e.path for e in item.evidence} <= {"$.paragraphs[1]", "$.paragraphs[2]", "$.paragraphs[3]"}
 
 
+AFFILIATES = {
+    "columns": ["", "2017", "2018", "2019"],
+    "rows": [["Product and equipment sales to affiliates", "$30,303", "$26,069", "$10,436"],
+             ["Purchases of resale inventories", "303,793", "256,660", "9,399"],
+             ["Dividends paid", "52,983", "54,810", "56,028"]],
+    "paragraphs": [("During fiscal 2017, 2018 and 2019 sales of Kyocera resale products by AVX were $318,928, "
+                    "$296,316 and $18,951, respectively, and related operating profit was $17,076, $18,177 and "
+                    "$3,300, respectively.")],
+}
+RESALE = "What is the difference between the sales of Kyocera's resale products and sales in 2017?"
+RESALE_SHARE = "What is the value of Kyocera resale products as a percentage of AVX's total sales in 2019?"
+
+
+@pytest.mark.parametrize(("question", "answer", "status", "expression"), [
+    (RESALE, "The answer is 288625.", "derived", "$.paragraphs[0] - $.rows[0][1]"),
+    (RESALE, "The answer is 288626.", "unsupported", None),  # altered
+    (RESALE_SHARE, "The answer is 181.59%.", "derived", "($.paragraphs[0] / $.rows[0][3]) * 100"),
+    (RESALE_SHARE, "The answer is 181.95%.", "unsupported", None),
+    # the 2018 figure of the text is not the one asked for
+    (RESALE.replace("2017", "2019"), "The answer is 288625.", "unsupported", None),
+    # operating profit is not what the question names
+    ("What is the difference between the operating profit and purchases in 2017?", "The answer is 288625.",
+     "unsupported", None),
+    (None, "The answer is 288625.", "unsupported", None),  # nothing asked: cells and text apart
+])
+def test_a_cell_and_a_figure_of_the_text_the_question_names_combine(question, answer, status, expression):
+    item, _ = one(answer, AFFILIATES, question=question)
+    assert item.status == status, item.reason
+    if expression:
+        assert item.expression == expression
+        assert {e.value for e in item.evidence} == {"318928" if "288625" in answer else "18951",
+                                                    "30303" if "288625" in answer else "10436"}
+
+
+def test_a_cell_and_a_text_figure_add_only_at_the_figures_precision_and_size():
+    income = {"unit": "thousand", "columns": ["", "2019", "2017"],
+              "rows": [["Interest income", "$30,182", "$9,500"], ["Other", "$5", "$4"]],
+              "paragraphs": ["Interest income increased by $16.9 million in fiscal year 2019.",
+                             "Income before income tax expense was $88,848 in fiscal year 2019."]}
+    # 30,182 less $16.9 million is 13,282 only to the figure's precision (13.3 million)
+    changed = "What was the interest income in 2018, given the increase in interest income in 2019?"
+    assert one("The answer is 13,282 thousand.", income, question=changed)[0].status == "unsupported"
+    assert one("The answer is 13.3 million.", income, question=changed)[0].status == "derived"
+    # the text's 88,848 less a $5 cell: a changed last digit, not a computation
+    before_tax = "What was the income before income tax expense in 2019, other than Other?"
+    assert one("The answer is 88,843 thousand.", income, question=before_tax)[0].status == "unsupported"
+
+
 def test_a_month_abbreviated_in_the_text_is_named_by_its_full_name():
     note = {"unit": "thousand", "paragraphs": ["In Feb. 2016, we granted 547,000 PSUs with targets.",
                                                "In Oct. 2018, we granted 464,888 PSUs with targets."]}

@@ -12,6 +12,8 @@ SHARES = ("Potential shares from outstanding employee equity awards totaling 1 m
 REGIONS = ("Revenue from sales into China accounted for 53%, 57%, and 51% of total revenue in 2019, 2018, "
            "and 2017, respectively; revenue from sales into the United States accounted for 11%, 12%, "
            "and 14% of total revenue in 2019, 2018, and 2017, respectively.")
+RESALE = ("During fiscal 2017, 2018 and 2019 sales of Kyocera resale products by AVX were $318,928, $296,316 "
+          "and $18,951, respectively, and related operating profit was $17,076, $18,177 and $3,300, respectively.")
 DEPRECIATION = ("Depreciation expense totaled $290.2 million in 2019, $239.6 million in 2018 and "
                 "$190.4 million in 2017.")
 
@@ -38,6 +40,16 @@ def periods(text: str, value: str) -> set[int] | None:
 ])
 def test_figures_in_prose_take_the_period_the_text_gives_them(text, value, years):
     assert periods(text, value) == years
+
+
+def test_every_respectively_list_of_a_clause_pairs_with_its_periods():
+    text = RESALE
+    hay = Haystack({"note": text})
+    for value, year in (("318928", 2017), ("18951", 2019), ("17076", 2017), ("3300", 2019)):
+        assert periods_of(hay, 0, frozenset({Decimal(value)})) == {(year, None)}, value
+    # a figure after the last "respectively" is in no list: the clause pairs nothing
+    hay = Haystack({"note": text[:-1] + ", and $5 million of other sales."})
+    assert periods_of(hay, 0, frozenset({Decimal(318928)})) is None
 
 
 def test_a_list_whose_figures_do_not_pair_with_its_periods_says_nothing():

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -40,7 +40,7 @@ from typing import TypeVar
 
 import stoplists
 from normalizers import tickers
-from normalizers.numbers import CONTEXT, exponent
+from normalizers.numbers import CONTEXT, exponent, half_unit
 
 from . import compound, prose_periods, yearquarter
 from .attribute import same_entity
@@ -72,6 +72,9 @@ GROUP_OPS = ("total", "mean", "share")
 #: Operations tried across a whole tool result (operands from anywhere in it): the more
 #: freedom, the more chance "derivations" of wrong numbers, so only the two commonest.
 TOOL_OPS = ("difference", "percent_change")
+#: A cell and a figure of the running text the question names: compared or added
+#: ("sales of resale products, from the text, less the sales in the table").
+MIXED_OPS = ("difference", "percent_change", "sum", "ratio")
 #: A column's sections (see operands.groups_of) add only their own total and mean:
 #: no pairs (a column's pairs are compared, not added; a two-row section under a
 #: heading gets its total, which is its one sum).
@@ -318,7 +321,7 @@ _ADDITIVE = frozenset({"difference", "sum", "average", "total", "mean"})
 
 
 def _always_plausible(group: Group, op: str) -> bool:
-    return op != "product" and (group.kind not in ("record", "tool") or op == "ratio")
+    return op != "product" and group.kind != "mixed" and (group.kind not in ("record", "tool") or op == "ratio")
 
 
 def _plausible_pair(hay: Haystack, group: Group, op: str, pair: tuple[int, int]) -> bool:
@@ -327,6 +330,8 @@ def _plausible_pair(hay: Haystack, group: Group, op: str, pair: tuple[int, int])
     a margin, is fine). Columns hold one quantity by construction. A product is only
     a count times a price (150 shares at $142.30 are worth $21,345), in any group."""
     a, b = group.leaves[pair[0]], group.leaves[pair[1]]
+    if group.kind == "mixed":  # a cell and a figure of the text: the pairs of each alone were searched
+        return (a in hay.text_values) != (b in hay.text_values)
     if op == "product":
         return _count_times_price(hay, a, b) or _count_times_price(hay, b, a)
     if _always_plausible(group, op):
@@ -374,6 +379,8 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         return False
     if len(idx) == 2 and op in PAIR_OPS and not _plausible_pair(hay, group, op, (idx[0], idx[1])):
         return False
+    if group.kind == "mixed" and op in ("difference", "sum") and not _adds_to(group, idx, t):
+        return False
     if group.order and op in ("difference", "percent_change"):
         first, second = group.order[idx[0]], group.order[idx[1]]
         # figures of running text asked by date: where the question asks across dates a
@@ -390,8 +397,21 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
     if op == "product":  # written as exactly as it comes out ($21,345 for 150 x 142.30), or hedged
         product = _value_of(group, op, idx)
         return not _too_coarse(mention, product, t.value, [product])
-    return not (op in _ADDITIVE
-                and _too_coarse(mention, _value_of(group, op, idx), t.value, [group.values[i] for i in idx]))
+    operands = [group.values[i] for i in idx]
+    if group.kind == "mixed":  # a text's "$16.9 million" is a rounding: the result is no finer
+        operands = [max(operands, key=exponent)]
+    return not (op in _ADDITIVE and _too_coarse(mention, _value_of(group, op, idx), t.value, operands))
+
+
+def _adds_to(group: Group, idx: tuple[int, ...], t: _Target) -> bool:
+    """Whether a cell and a figure of the text may be added or subtracted to give
+    ``t``: the result written no finer than either was ("$30,182 thousand less $16.9
+    million" is 13,3xx, not exactly 13,282: the figure is a rounding), and the smaller
+    at least a hundredth of the larger (a text's $88,848 less a $5 cell is a copy of
+    the figure with its last digit changed far more often than a computation)."""
+    a, b = (group.values[i] for i in idx)
+    small, large = sorted((abs(a), abs(b)))
+    return small * 100 >= large and all(t.tolerance >= half_unit(v) for v in (a, b))
 
 
 def _groups_for(hay: Haystack, groups: list[Group], entity: str) -> list[Group]:
@@ -694,6 +714,11 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
             if prose:
                 named.append(("prose", prose))
                 found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
+        if found is None and not chances.refused and asked and entity is None:
+            mixed = _asked_mixed(hay, asked, named)
+            if mixed:
+                named.append(("mixed", mixed))
+                found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and focus and cues and len(named_rows) <= MAX_NAMED_ROWS:
             named_cells = [g for kind, f in named if kind == "asked" for g in f]
             found = _compound(mention, hay, named_cells, named_rows, cues, max_chance, chances, budget)
@@ -734,26 +759,11 @@ def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
     if not years:
         return []  # no year named: nothing is asked by date
 
-    # a question naming no month names a figure of "April 2019" by "2019"
-    loose = _ALL_WHEN if not asked & _ALL_WHEN else frozenset()
-
     def make() -> list[Group]:
-        index = _cached(hay, ("years_in_text", 0), lambda: _years_in_text(hay))
-        leaves = sorted({leaf for year in years for leaf in index.get(year, ())})
-        if sum(prose_periods.clauses_naming(hay, leaf, years) for leaf in leaves) > MAX_PROSE_CLAUSES:
-            return []  # a question's years all over a long document name nothing in particular
         by: dict[tuple[int, Decimal, bool], dict[tuple[Decimal, tuple[int, int]], LeafId]] = defaultdict(dict)
-        for leaf in leaves:
-            for run in prose_periods.dated_figures(hay, leaf, years):
-                for dated, what in zip(run, _what(run), strict=True):
-                    if not ((dated.when - loose) <= asked and what & asked) or _CHANGE_BY.search(dated.before):
-                        continue
-                    held = held_figure(hay.text_values[leaf], dated.forms)
-                    if held is not None:
-                        value, own = held
-                        scale = own or hay.leaf_scale(leaf) or Decimal(1)
-                        # the same figure stated twice for one date is one operand
-                        by[(hay.leaves[leaf].tool, scale, dated.money)].setdefault((value, dated.order), leaf)
+        for fig in _asked_figures(hay, asked):
+            if not fig.change:  # the same figure stated twice for one date is one operand
+                by[(hay.leaves[fig.leaf].tool, fig.scale, fig.money)].setdefault((fig.value, fig.order), fig.leaf)
         groups = []
         for (_, scale, _), members in by.items():
             if len(years) > 1 and len({order for _, order in members}) < 2:
@@ -764,6 +774,84 @@ def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
                                     order=tuple(o for _, o in keys)))
         return groups
     return _cached(hay, ("asked_prose", asked), make)
+
+
+@dataclass(frozen=True, slots=True)
+class _Figure:
+    """A figure of running text that a question names by date and by what it is."""
+
+    leaf: LeafId
+    value: Decimal  # as written, in ``scale``
+    scale: Decimal
+    order: tuple[int, int]  # (year, month or 0)
+    money: bool
+    change: bool  # "increased by $50 million": a change, not a level
+
+
+def _asked_figures(hay: Haystack, asked: frozenset[str]) -> list[_Figure]:
+    """Every figure of the running text the question names by date and by what it is
+    (the rules of :func:`_asked_prose`), changes included; none past
+    :data:`MAX_PROSE_CLAUSES` clauses to read. Made once per haystack and question."""
+    years = prose_periods.when_words(" ".join(w for w in asked if w.isdigit()))
+    if not years:
+        return []
+    # a question naming no month names a figure of "April 2019" by "2019"
+    loose = _ALL_WHEN if not asked & _ALL_WHEN else frozenset()
+
+    def make() -> list[_Figure]:
+        index = _cached(hay, ("years_in_text", 0), lambda: _years_in_text(hay))
+        leaves = sorted({leaf for year in years for leaf in index.get(year, ())})
+        if sum(prose_periods.clauses_naming(hay, leaf, years) for leaf in leaves) > MAX_PROSE_CLAUSES:
+            return []  # a question's years all over a long document name nothing in particular
+        found = []
+        for leaf in leaves:
+            for run in prose_periods.dated_figures(hay, leaf, years):
+                for dated, what in zip(run, _what(run), strict=True):
+                    if not ((dated.when - loose) <= asked and what & asked):
+                        continue
+                    held = held_figure(hay.text_values[leaf], dated.forms)
+                    if held is not None:
+                        value, own = held
+                        found.append(_Figure(leaf, value, own or hay.leaf_scale(leaf) or Decimal(1), dated.order,
+                                             dated.money, bool(_CHANGE_BY.search(dated.before))))
+        return found
+    return _cached(hay, ("asked_figures", asked), make)
+
+
+#: More cells than this named by the question and no figure of the running text is
+#: paired with them (the question named no cells in particular).
+MAX_MIXED_CELLS = 40
+
+
+def _asked_mixed(hay: Haystack, asked: frozenset[str], named: list[tuple[str, list[Group]]]) -> list[Group]:
+    """A figure of the running text the question names by date and what (see
+    :func:`_asked_figures`; a change too: "Food Care was understated by $372.9 million")
+    beside the table cells it names (the rows and columns of ``named``), one ``mixed``
+    group per tool result: "the sales of Kyocera resale products ($318,928 in the
+    text) less the sales to affiliates (a 2017 cell)". The figures are put in the
+    cells' scale; only pairs of one cell and one figure are tried
+    (:func:`_plausible_pair`)."""
+    figures = _asked_figures(hay, asked)
+    if not figures:
+        return []
+    cells: dict[int, dict[LeafId, Decimal]] = defaultdict(dict)
+    for kind, family in named:
+        if kind in ("record", "column", "asked", "stacked", "section"):
+            for g in family:
+                for value, leaf in zip(g.values, g.leaves, strict=True):
+                    cells[hay.leaves[leaf].tool][leaf] = value
+    groups = []
+    for tool, own in cells.items():
+        texts = {(f.leaf, f.value, f.scale) for f in figures if hay.leaves[f.leaf].tool == tool}
+        if not texts or len(own) > MAX_MIXED_CELLS or len(texts) > MAX_PROSE_ASKED:
+            continue
+        scales = Counter(hay.leaf_scale(leaf) or Decimal(1) for leaf in own)
+        scale = max(scales, key=lambda s: (scales[s], s != 1))
+        members = [(v, leaf) for leaf, v in own.items() if (hay.leaf_scale(leaf) or Decimal(1)) == scale]
+        members += [(CONTEXT.divide(CONTEXT.multiply(v, s), scale), leaf) for leaf, v, s in texts]
+        members.sort()
+        groups.append(Group("mixed", tuple(v for v, _ in members), tuple(leaf for _, leaf in members), scale))
+    return groups
 
 
 #: A figure that is a change, not a level: "revenue increased by $50 million".
@@ -959,9 +1047,10 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
             if scale not in by_scale:
                 by_scale[scale] = [t for base in _targets(mention, scale) for t in _signed(base, mention)]
         targets = by_scale
-        pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS,
+        pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS, "mixed": MIXED_OPS,
                                                     "section": SECTION_PAIR_OPS}.get(kind, PAIR_OPS)
-        stats: tuple[str, ...] = () if kind in ("tool", "text") or points else GROUP_OPS  # no means of a paragraph
+        # no means of a paragraph, nor of cells and figures of the text
+        stats: tuple[str, ...] = () if kind in ("tool", "text", "mixed") or points else GROUP_OPS
         if kind == "section" and stats:
             stats = SECTION_STATS
         def averageable(family: list[Group] = family, kind: str = kind) -> list[Group]:

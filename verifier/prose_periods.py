@@ -215,10 +215,19 @@ def _dated(clause: str, mentions: list[Mention],
             when = opened[0], opened[1]
         if when:
             start = figures[k - 1].end if k else 0
-            subject = clause[:figures[0].start] if listed and id(m) in own else ""
+            subject = _subject(clause, figures, m) if listed and id(m) in own else ""
             out.append(Dated(_values(m), when[0], when[1], *_near(clause, start, m.start, m.end, end),
                              clause[start:m.start] if k else None, m.kind == "amount", subject))
     return out
+
+
+def _subject(clause: str, figures: list[Mention], figure: Mention) -> str:
+    """The subject of the "respectively" list holding ``figure``: the text before its
+    first figure, from the previous list's "respectively" on ("..., respectively, and
+    related operating profit was $17,076, ...")."""
+    after = max((m.end() for m in _RESPECTIVELY.finditer(clause, 0, figure.start)), default=0)
+    first = next(m for m in figures if m.start >= after)
+    return clause[after:first.start]
 
 
 def _covered(clause: str, figure: Mention, end: int, after: int, opener: Mention, dates: list[Mention]) -> bool:
@@ -310,15 +319,40 @@ def _respectively(clause: str, mentions: list[Mention]) -> list[tuple[frozenset[
     run = [(m, p) for m, p in periods if m.start > figures[0].end]
     if not run:
         run = [(m, p) for m, p in periods if m.end < figures[0].start]
-        said = _RESPECTIVELY.search(clause, figures[-1].end)
-        if len(run) != len(figures) or said is None or _OTHER_LIST.search(
-                clause[figures[-1].end:said.start()].strip(" ,")):
+        lists = _lists(clause, figures)
+        if not lists or any(len(items) != len(run) or _OTHER_LIST.search(
+                clause[items[-1].end:said].strip(" ,")) for items, said in lists):
             return []  # "... sold 1,200 and 800 units to Acme and Beta, respectively": paired with those
     elif len(run) != len(figures) or figures[-1].end > run[0][0].start:
         return []
-    if not (_one_list(clause, figures) and _one_list(clause, [m for m, _ in run])):
+    else:
+        lists = [(figures, len(clause))]
+    if not (all(_one_list(clause, items) for items, _ in lists) and _one_list(clause, [m for m, _ in run])):
         return []
-    return [(_values(m), p) for m, (_, p) in zip(figures, run, strict=True)]
+    return [(_values(m), p) for items, _ in lists for m, (_, p) in zip(items, run, strict=True)]
+
+
+def _lists(clause: str, figures: list[Mention]) -> list[tuple[list[Mention], int]]:
+    """The figures of a clause split at each "respectively" after them, each list with
+    where its "respectively" starts: "sales were $318,928, $296,316 and $18,951,
+    respectively, and related operating profit was $17,076, $18,177 and $3,300,
+    respectively" is two lists for one list of periods before them. Empty when a figure
+    follows the last "respectively"."""
+    out: list[tuple[list[Mention], int]] = []
+    items: list[Mention] = []
+    said = iter(_RESPECTIVELY.finditer(clause, figures[0].end))
+    ends = next(said, None)
+    for m in figures:
+        while ends is not None and ends.start() < m.start:
+            if items:
+                out.append((items, ends.start()))
+                items = []
+            ends = next(said, None)
+        items.append(m)
+    if ends is None or not items:
+        return []
+    out.append((items, ends.start()))
+    return out
 
 
 def _one_list(clause: str, items: list[Mention]) -> bool:
