@@ -223,6 +223,18 @@ def test_a_column_printed_with_percent_signs_holds_percentages_throughout():
     assert item(verify("Sentiment is forecast at 64.2%.", rows), "64.2%").status == "unsupported"
 
 
+def test_one_percentage_row_does_not_make_a_column_of_amounts_percentages():
+    table = {"columns": ["(Dollars in millions)", "2013", "2012"],
+             "rows": [["Net revenue", "$52,708", "$53,341"], ["Gross margin percentage", "59.8%", "62.1%"],
+                      ["Diluted earnings per share", "$0.51", "$0.58"]]}
+    # 0.5% is no rounding of $0.51 (before, the "%" row marked the whole column)
+    assert item(verify("Impairments were 0.5% of revenue.", table), "0.5%").status == "unsupported"
+    assert item(verify("Gross margin was 62.1%.", table), "62.1%").status == "exact"
+    # most of a column printed with "%": its plain cells are percentages too
+    mostly = {"columns": ["", "Share"], "rows": [["A", "40.0%"], ["B", "50.9"], ["C", "9.1%"]]}
+    assert item(verify("B was 50.9% of the total.", mostly), "50.9%").status in ("exact", "normalized")
+
+
 def test_a_percent_is_not_the_fraction_of_a_cell_printed_in_percent():
     # "100.0 %" is the fraction 1.0; "1.0%" is the percent number 1.0 (the fraction 0.01)
     table = {"columns": ["", "2019"], "rows": [["Sales", "100.0 %"], ["Other income", "1.6"]]}

@@ -833,16 +833,23 @@ class Haystack:
         return False
 
     def _percent_columns(self) -> set[tuple[int, str | int | None]]:
-        """(table or array node, column) pairs where some cell is printed with "%"."""
+        """(table or array node, column) pairs whose figures are percentages: the first
+        is printed with "%" ("100.0 %" atop a common-size statement, "50.9" below), or
+        at least half of them are. One "Gross margin percentage" row does not make a
+        column of dollar amounts percentages."""
         if self._pct_columns is None:
-            columns: set[tuple[int, str | int | None]] = set()
-            for leaf in self.percent_leaves:
+            first: dict[tuple[int, str | int | None], bool] = {}
+            counts: dict[tuple[int, str | int | None], list[int]] = defaultdict(lambda: [0, 0])
+            for leaf in sorted(self.leaf_value):
                 entry = self.leaves[leaf]
-                if "%" in entry.raw:
-                    parent = self._parent[entry.node]
-                    if parent >= 0:
-                        columns.add((self._parent[parent], self._segment[entry.node]))
-            self._pct_columns = columns
+                parent = self._parent[entry.node]
+                if parent >= 0:
+                    column = (self._parent[parent], self._segment[entry.node])
+                    marked = "%" in entry.raw and leaf in self.percent_leaves
+                    first.setdefault(column, marked)
+                    counts[column][0] += marked
+                    counts[column][1] += 1
+            self._pct_columns = {c for c, (marked, n) in counts.items() if first[c] or marked * 2 >= n > 0 and marked}
         return self._pct_columns
 
     def entity_of(self, leaf: LeafId) -> str | None:
