@@ -983,3 +983,16 @@ def test_a_hit_the_question_rules_out_does_not_end_the_search():
     item = verify("The answer is 0.87.", sheet, question=question).items[0]
     assert item.status == "derived" and item.expression == "$.rows[5][2] / $.rows[7][2]", item.reason
     assert verify("The answer is 0.88.", sheet, question=question).items[0].status == "unsupported"
+
+
+def test_a_ratio_question_tries_the_ratio_over_every_named_group_before_weaker_operations():
+    # the named rows' own percent changes and shares (across years) come close to 0.78
+    # by chance; tried first, they spent the budget before the ratio down the column
+    balance = {"columns": ["", "2019 US$'000", "2018 US$'000"],
+               "rows": [["Total current assets", "121,041", "73,202"], ["Total assets", "383,665", "336,032"],
+                        ["Total current liabilities", "154,619", "90,392"], ["Total liabilities", "155,521", "92,364"]]}
+    item, _ = one("The answer is 0.78.", balance, question="What is the current ratio in 2019?")
+    assert item.status == "derived" and item.expression == "$.rows[0][1] / $.rows[2][1]", item.reason
+    assert one("The answer is 0.87.", balance, question="What is the current ratio in 2019?")[0].status == "unsupported"
+    # 2018's ratio (0.81) for 2019 is not it
+    assert one("The answer is 0.81.", balance, question="What is the current ratio in 2019?")[0].status == "unsupported"

@@ -1062,6 +1062,12 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
     # the operations the wording names, in every family, before anything else
     tests = [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op in cued
              and cued_only is not False]
+    if cues and cues[0] in ("ratio", "share"):
+        # a ratio's cells are two rows of one column (the question names both rows and
+        # the column): the named rows' own ratios (across years) are the unlikely place,
+        # so each operation is tried over every named family before the next operation
+        rank = {op: i for i, op in enumerate(_order(PAIR_OPS + GROUP_OPS, cues))}
+        tests.sort(key=lambda test: rank[test[1]])  # stable: the families keep their order
     tests += [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op not in cued
               and cued_only is not True]
     for (family, targets, pair_ops, _stats, eligible, kind, stable), op in tests:
