@@ -95,10 +95,15 @@ def test_fields_measuring_different_things_are_not_added_or_compared():
 def test_coarser_rounding_of_a_sum_needs_a_hedge():
     tools = {"revenue": [{"year": y, "value": v} for y, v in ((2017, 412.3), (2018, 440.0), (2019, 498.6))]}
     assert one("Revenue averaged 450.3 a year.", tools)[0].status == "derived"  # 450.3 exactly
-    tools["revenue"][2]["value"] = 498.8
-    assert one("Revenue averaged 450 a year.", tools)[0].status == "unsupported"  # 450.37, written coarser
+    tools = {"revenue": [{"year": y, "value": v} for y, v in ((2017, 412.31), (2018, 440.02), (2019, 498.83))]}
+    # 450.3867: a mean of three may be written one digit short of its figures, not two
+    assert one("Revenue averaged 450 a year.", tools)[0].status == "unsupported"
     assert one("Revenue averaged about 450 a year.", tools)[0].status == "derived"
-    assert one("Revenue averaged 450.37 a year.", tools)[0].status == "derived"
+    assert one("Revenue averaged 450.4 a year.", tools)[0].status == "derived"
+    assert one("Revenue averaged 450.39 a year.", tools)[0].status == "derived"
+    # a sum is exact: written short, it needs a hedge (1351.16)
+    assert one("Revenue totalled 1351.2 over the three years.", tools)[0].status == "unsupported"
+    assert one("Revenue totalled about 1351.2 over the three years.", tools)[0].status == "derived"
 
 
 def test_chance_is_counted_over_every_group_searched():
@@ -996,3 +1001,19 @@ def test_a_ratio_question_tries_the_ratio_over_every_named_group_before_weaker_o
     assert one("The answer is 0.87.", balance, question="What is the current ratio in 2019?")[0].status == "unsupported"
     # 2018's ratio (0.81) for 2019 is not it
     assert one("The answer is 0.81.", balance, question="What is the current ratio in 2019?")[0].status == "unsupported"
+
+
+def test_a_mean_of_several_figures_may_be_written_one_digit_short_of_them():
+    prices = {"columns": ["", "High", "Low"],
+              "rows": [["Fourth Quarter", "$11.44", "$9.47"], ["Third Quarter", "$14.96", "$10.26"],
+                       ["Second Quarter", "$20.91", "$12.61"], ["First Quarter", "$18.19", "$8.87"],
+                       ["2018:", "", ""], ["Fourth Quarter", "$12.16", "$7.43"], ["Third Quarter", "$20.60", "$10.95"],
+                       ["Second Quarter", "$18.30", "$6.70"], ["First Quarter", "$7.35", "$6.00"]]}
+    question = "What is the average quarterly low price for 2019?"
+    item, _ = one("The answer is 10.3.", prices, question=question)  # 10.3025, though 10.26 rounds to it too
+    assert item.status == "derived" and item.expression.count("$.rows[") == 4, item.reason
+    assert one("The answer is 10.4.", prices, question=question)[0].status == "unsupported"
+    # two figures' average has one digit more at most: written shorter, it is no average
+    pair = {"columns": ["", "2019", "2018"], "rows": [["Net", "1,118.8", "1,193.5"], ["Gross", "1,619.0", "1,618.3"]]}
+    assert one("The answer is 1156.", pair, question="What is the average net amount?")[0].status == "unsupported"
+    assert one("The answer is 1156.15.", pair, question="What is the average net amount?")[0].status == "derived"

@@ -400,6 +400,11 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
     operands = [group.values[i] for i in idx]
     if group.kind == "mixed":  # a text's "$16.9 million" is a rounding: the result is no finer
         operands = [max(operands, key=exponent)]
+    if op == "mean" and len(idx) > 2:
+        # a mean of several figures has more digits than they have: one fewer than they
+        # have is how it is written ("10.3" for the mean 10.3025 of four prices to the
+        # cent); a pair's average has one more at most, and is written in full
+        operands = [v.scaleb(1) if v else v for v in operands]
     return not (op in _ADDITIVE and _too_coarse(mention, _value_of(group, op, idx), t.value, operands))
 
 
