@@ -1017,3 +1017,17 @@ def test_a_mean_of_several_figures_may_be_written_one_digit_short_of_them():
     pair = {"columns": ["", "2019", "2018"], "rows": [["Net", "1,118.8", "1,193.5"], ["Gross", "1,619.0", "1,618.3"]]}
     assert one("The answer is 1156.", pair, question="What is the average net amount?")[0].status == "unsupported"
     assert one("The answer is 1156.15.", pair, question="What is the average net amount?")[0].status == "derived"
+
+
+def test_a_total_printed_several_times_does_not_crowd_a_ratio():
+    # "Total", "Current portion" and "Total" all 55.5: their ratios to each other are
+    # exactly 1, one point, not results spread around 0.95 that could hit it by chance
+    costs = {"columns": ["", "Balances, January 31, 2018", "Additions", "Balances, January 31, 2019"],
+             "rows": [["Employee terminations costs", "$53.0", "$39.2", "$2.0"],
+                      ["Facility terminations and other exit costs", "2.5", "3.2", "0.1"],
+                      ["Total", "$55.5", "$42.4", "$2.1"], ["Current portion", "$55.5", "", "$2.1"],
+                      ["Total", "$55.5", "", "$2.1"]]}
+    question = "What was the employee termination costs as a proportion of total costs in 2018?"
+    item, _ = one("The answer is 0.95.", costs, question=question)
+    assert item.status == "derived" and item.expression == "$.rows[0][1] / $.rows[2][1]", item.reason
+    assert one("The answer is 0.97.", costs, question=question)[0].status == "unsupported"

@@ -183,10 +183,27 @@ def chance(group: Group, op: str, t: _Target, hay: Haystack | None = None) -> fl
         # (one pass over the window's pairs: the hits are the ones within tolerance)
         around = [pair for pair in _pairs(group, op, t, window) if _plausible_pair(hay, group, op, pair)]
         hit_pairs = {pair for pair in around if _within(group, op, pair, t)}
-        near = sum(1 for i, j in around if (i, j) not in hit_pairs and (j, i) not in hit_pairs)
+        near = sum(1 for i, j in around if (i, j) not in hit_pairs and (j, i) not in hit_pairs
+                   and not (op in _SELF_RESULT and group.values[i] == group.values[j]))
     else:  # columns, and large groups counted whole (an over-estimate: conservative)
         near = _count_pairs(group, op, t, window) - _count_pairs(group, op, t, t.tolerance)
+        if op in _SELF_RESULT and t.tolerance < abs(_SELF_RESULT[op] - t.value) <= window:
+            near -= _equal_pairs(group, op)
     return compound.accidental_hits(near, t.tolerance, window)
+
+
+#: What a figure compared with an equal one gives. A total printed twice ("Total",
+#: "Current portion" and "Total" all 55.5) makes pairs whose ratio is exactly 1: one
+#: point, not a spread of results that could fall on the target by chance, so they
+#: do not count as crowding around a target they miss.
+_SELF_RESULT = {"difference": Decimal(0), "percent_change": Decimal(0), "ratio": Decimal(1)}
+
+
+def _equal_pairs(group: Group, op: str) -> int:
+    """Ordered pairs of distinct members with equal values (no zeros for a ratio or a
+    percent change: nothing is divided by zero)."""
+    runs = Counter(v for v in group.values if op == "difference" or v != 0)
+    return sum(m * (m - 1) for m in runs.values())
 
 
 def _within(group: Group, op: str, pair: tuple[int, int], t: _Target) -> bool:
