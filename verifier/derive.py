@@ -176,7 +176,7 @@ def chance(group: Group, op: str, t: _Target, hay: Haystack | None = None) -> fl
     window = _window(t)
     if window <= t.tolerance:
         return 0.0
-    if hay is not None and len(group.values) <= 64 and (group.kind == "asked" or not _always_plausible(group, op)):
+    if hay is not None and len(group.values) <= 64 and (group.kind in _SEARCH_KINDS or not _always_plausible(group, op)):
         # a small record: count only the pairs a hit could be made of (same quantity).
         # A hit's mirror (b - a for a - b, b / a for a / b) is implied by the hit, not
         # a second chance, so it does not count as crowding
@@ -621,11 +621,17 @@ def _families(hay: Haystack) -> dict[str, list[Group]]:
     return _cached(hay, ("families", 0), make)
 
 
+#: Groups one value's search makes from what its question names (cells named along
+#: both axes, figures of the text asked by date, a cell beside such a figure, a cell
+#: beside its column's total), not the haystack's own.
+_SEARCH_KINDS = frozenset({"asked", "mixed", "over_total"})
+
+
 def _group_fact(hay: Haystack, what: str, group: Group, make: Callable[[], _T]) -> _T:
     """A fact about ``group``, cached by its id for the haystack's groups; made afresh
-    for the ``asked`` groups one search makes (cells named along both axes): those are
-    dropped after it, and a later group could be given the same id."""
-    if group.kind == "asked":
+    for the groups one search makes (:data:`_SEARCH_KINDS`): those are dropped after
+    it, and a later group could be given the same id."""
+    if group.kind in _SEARCH_KINDS:
         return make()
     return _cached(hay, (what, id(group)), make)
 
@@ -724,6 +730,10 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
                 if subset and len(subset) < len(family):
                     named.append((kind, subset))
         unnamed.append((kind, family))
+    if named_rows and len(named_rows) <= MAX_NAMED_ROWS and ("share" in cues or "ratio" in cues):
+        totals = _over_totals(hay, named_rows, [g for kind, f in named if kind == "asked" for g in f])
+        if totals:
+            named.append(("over_total", totals))
     try:
         # the operations the wording names over the groups it names (table cells, then
         # the running text's figures it names by date); then longer expressions over
@@ -753,6 +763,24 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     except _OutOfBudget:
         return None
     return found
+
+
+def _over_totals(hay: Haystack, rows: list[Group], asked: list[Group]) -> list[Group]:
+    """For a share or ratio: each cell of a row the question names beside its column's
+    total (:func:`column_total`), which a question names only as "total" ("the
+    percentage of capital leases in the total liabilities": Capital leases over the
+    Total row). Only the cells of the columns it names, when it names some."""
+    named_cells = {leaf for g in asked for leaf in g.leaves}
+    out = []
+    for row in rows:
+        cells = [(v, leaf) for v, leaf in zip(row.values, row.leaves, strict=True)
+                 if leaf in named_cells] or list(zip(row.values, row.leaves, strict=True))
+        for value, leaf in cells:
+            total = column_total(hay, leaf)
+            if total is not None and total != leaf:
+                pair = sorted([(value, leaf), (hay.leaf_value[total], total)])
+                out.append(Group("over_total", tuple(v for v, _ in pair), tuple(l for _, l in pair), row.scale))
+    return out
 
 
 #: More rows named in full than this and the wording named no row in particular.
@@ -1070,9 +1098,11 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
                 by_scale[scale] = [t for base in _targets(mention, scale) for t in _signed(base, mention)]
         targets = by_scale
         pair_ops = ("difference",) if points else {"tool": TOOL_OPS, "column": COLUMN_OPS, "mixed": MIXED_OPS,
+                                                    "over_total": ("ratio",),
                                                     "section": SECTION_PAIR_OPS}.get(kind, PAIR_OPS)
-        # no means of a paragraph, nor of cells and figures of the text
-        stats: tuple[str, ...] = () if kind in ("tool", "text", "mixed") or points else GROUP_OPS
+        # no means of a paragraph, nor of cells and figures of the text; a cell and its
+        # column's total are no group to take a share of
+        stats: tuple[str, ...] = () if kind in ("tool", "text", "mixed", "over_total") or points else GROUP_OPS
         if kind == "section" and stats:
             stats = SECTION_STATS
         def averageable(family: list[Group] = family, kind: str = kind) -> list[Group]:
