@@ -662,15 +662,48 @@ def test_a_cell_and_a_figure_of_the_text_the_question_names_combine(question, an
 def test_a_cell_and_a_text_figure_add_only_at_the_figures_precision_and_size():
     income = {"unit": "thousand", "columns": ["", "2019", "2017"],
               "rows": [["Interest income", "$30,182", "$9,500"], ["Other", "$5", "$4"]],
-              "paragraphs": ["Interest income increased by $16.9 million in fiscal year 2019.",
+              "paragraphs": ["Interest expense was $16.9 million in fiscal year 2019.",
                              "Income before income tax expense was $88,848 in fiscal year 2019."]}
     # 30,182 less $16.9 million is 13,282 only to the figure's precision (13.3 million)
-    changed = "What was the interest income in 2018, given the increase in interest income in 2019?"
-    assert one("The answer is 13,282 thousand.", income, question=changed)[0].status == "unsupported"
-    assert one("The answer is 13.3 million.", income, question=changed)[0].status == "derived"
+    net = "What was the interest income less the interest expense in 2019?"
+    assert one("The answer is 13,282 thousand.", income, question=net)[0].status == "unsupported"
+    assert one("The answer is 13.3 million.", income, question=net)[0].status == "derived"
     # the text's 88,848 less a $5 cell: a changed last digit, not a computation
     before_tax = "What was the income before income tax expense in 2019, other than Other?"
     assert one("The answer is 88,843 thousand.", income, question=before_tax)[0].status == "unsupported"
+
+
+GIVEN_2019 = "What was the interest income in 2018, given the interest income in 2019?"
+DIFFERENCE = "What is the difference in interest income between 2017 and 2019?"
+
+
+@pytest.mark.parametrize(("paragraph", "question", "answer"), [
+    # a change is no level: neither added, subtracted nor divided
+    ("Interest income increased by $16.9 million in fiscal year 2019.", GIVEN_2019, "The answer is 47.1 million."),
+    ("Interest income increased by $16.9 million in fiscal year 2019.", GIVEN_2019, "The answer is 1.79."),
+    # a percentage of the text is no amount beside the cells (9,500 less 95.0)
+    ("In 2019, interest income grew 95.0% on higher yields.", DIFFERENCE, "The answer is 9,405 thousand."),
+    # a count of the text is no amount beside cells that print a currency sign (9,500 less 2,100)
+    ("In 2019, we had 2,100 interest income accounts.", DIFFERENCE, "The answer is 7,400 thousand."),
+])
+def test_a_cell_and_a_text_figure_must_be_the_same_kind_of_amount(paragraph, question, answer):
+    income = {"unit": "thousand", "columns": ["", "2019", "2017"],
+              "rows": [["Interest income", "$30,182", "$9,500"], ["Other", "$5", "$4"]], "paragraphs": [paragraph]}
+    assert one(answer, income, question=question)[0].status == "unsupported"
+
+
+def test_a_text_figure_without_a_scale_word_is_not_read_in_a_table_corners_unit():
+    # "(in thousands)" scales the cells, not the paragraph's "$318,928"
+    corner = {**AFFILIATES, "columns": ["(in thousands)", "2017", "2018", "2019"]}
+    for answer in ("The answer is 288625.", "The answer is 29,984."):
+        assert one(answer, corner, question=RESALE)[0].status == "unsupported", answer
+
+
+def test_a_word_of_direction_orders_a_cell_and_a_text_figure_by_their_years():
+    question = "How did the sales of Kyocera resale products change from 2017 to 2019?"
+    item, _ = one("Sales fell by 308,492.", AFFILIATES, question=question)  # 2019's 10,436 less 2017's 318,928
+    assert item.status == "derived" and item.expression == "$.rows[0][3] - $.paragraphs[0]", item.reason
+    assert one("Sales rose by 308,492.", AFFILIATES, question=question)[0].status == "unsupported"
 
 
 def test_a_month_abbreviated_in_the_text_is_named_by_its_full_name():
@@ -1048,3 +1081,16 @@ def test_a_share_of_a_named_row_divides_by_its_columns_total_row():
     assert item.status == "derived" and item.expression == "($.rows[1][1] / $.rows[5][1]) * 100", item.reason
     assert one("The answer is 0.96%.", obligations, question=question)[0].status == "unsupported"
     assert one("The answer is 0.69%.", obligations)[0].status == "unsupported"  # no question: no row named
+
+
+def test_equal_negative_cells_do_not_offset_the_crowding_of_a_ratio():
+    # a whole-number ratio's magnitude never divides by a negative cell, so pairs of
+    # equal negative cells were subtracted from a count that never held them
+    cols = ["", "Q4", "Q3", "Q2", "Q1"]
+    rows = [["Selling expense", "271", "130", "517", "789"], ["Interest income", "470", "493", "677", "398"],
+            ["Revenue", "817", "224", "106", "509"]]
+    rows += [[label, *[f"({v})"] * 4] for label, v in (("Foreign exchange loss", 13), ("Amortization", 12),
+                                                         ("Restructuring", 14), ("Minority interest", 11))]
+    for k in (2, 4, 6, 8):
+        report = verify(f"The ratio is {k}.", {"columns": cols, "rows": rows}, question="What is the ratio?")
+        assert report.items[0].status == "unsupported", (k, report.items[0].reason)

@@ -135,3 +135,11 @@ def test_dated_figures_of_running_text(text, years, expected):
     assert len(found) == len(expected), found
     for (forms, when), (value, want) in zip(found, expected, strict=True):
         assert Decimal(value) in forms and when == want
+
+
+def test_a_second_respectively_list_paired_with_its_own_items_takes_no_periods():
+    text = ("During fiscal 2019 and 2018, net sales were $100.0 million and $90.0 million, respectively, "
+            "of which the Americas and EMEA accounted for 60% and 40%, respectively.")
+    assert periods(text, "0.40") is None and periods(text, "1.000E+8") is None
+    report = verify("EMEA accounted for 40% of net sales in fiscal 2019.", [{"name": "n", "output": {"note": text}}])
+    assert report.items[0].status in ("exact", "normalized"), report.items[0].reason

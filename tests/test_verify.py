@@ -230,6 +230,16 @@ def test_one_percentage_row_does_not_make_a_column_of_amounts_percentages():
     # 0.5% is no rounding of $0.51 (before, the "%" row marked the whole column)
     assert item(verify("Impairments were 0.5% of revenue.", table), "0.5%").status == "unsupported"
     assert item(verify("Gross margin was 62.1%.", table), "62.1%").status == "exact"
+    # shares over a "Total 100.0%" row: the column holds percentages
+    shares = {"columns": ["", "2019", "2018"],
+              "rows": [["Americas", "45.2", "44.0"], ["EMEA", "30.1", "31.5"], ["Asia Pacific", "24.7", "24.5"],
+                       ["Total", "100.0%", "100.0%"]]}
+    assert item(verify("Americas was 45.2% in 2019.", shares), "45.2%").status == "exact"
+    # a margin row last is one row, not the column's unit
+    margin = {"columns": ["(in millions of €)", "2019", "2018"],
+              "rows": [["Revenue", "10,227", "9,122"], ["Adjusted EBITA", "482", "483"],
+                       ["Adjusted EBITA margin", "4.7 %", "5.3 %"]]}
+    assert item(verify("Revenue was 10,227% in 2019.", margin), "10,227%").status == "unsupported"
     # most of a column printed with "%": its plain cells are percentages too
     mostly = {"columns": ["", "Share"], "rows": [["A", "40.0%"], ["B", "50.9"], ["C", "9.1%"]]}
     assert item(verify("B was 50.9% of the total.", mostly), "50.9%").status in ("exact", "normalized")

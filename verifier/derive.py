@@ -188,7 +188,7 @@ def chance(group: Group, op: str, t: _Target, hay: Haystack | None = None) -> fl
     else:  # columns, and large groups counted whole (an over-estimate: conservative)
         near = _count_pairs(group, op, t, window) - _count_pairs(group, op, t, t.tolerance)
         if op in _SELF_RESULT and t.tolerance < abs(_SELF_RESULT[op] - t.value) <= window:
-            near -= _equal_pairs(group, op)
+            near = max(0, near - _equal_pairs(group, op, t))
     return compound.accidental_hits(near, t.tolerance, window)
 
 
@@ -199,10 +199,12 @@ def chance(group: Group, op: str, t: _Target, hay: Haystack | None = None) -> fl
 _SELF_RESULT = {"difference": Decimal(0), "percent_change": Decimal(0), "ratio": Decimal(1)}
 
 
-def _equal_pairs(group: Group, op: str) -> int:
-    """Ordered pairs of distinct members with equal values (no zeros for a ratio or a
-    percent change: nothing is divided by zero)."""
-    runs = Counter(v for v in group.values if op == "difference" or v != 0)
+def _equal_pairs(group: Group, op: str, t: _Target) -> int:
+    """Ordered pairs of distinct members with equal values, among those :func:`_ranges`
+    counts: no zeros for a ratio or a percent change (nothing is divided by zero), and
+    no negatives for a ratio's magnitude (it never divides by one)."""
+    runs = Counter(v for v in group.values if op == "difference" or (
+        v > 0 if op == "ratio" and t.magnitude else v != 0))
     return sum(m * (m - 1) for m in runs.values())
 
 
@@ -402,8 +404,12 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         first, second = group.order[idx[0]], group.order[idx[1]]
         # figures of running text asked by date: where the question asks across dates a
         # change is between two of them, and "fell" / "rose" is the later less the
-        # earlier (at one date, two items may be compared)
-        if (first == second and len(set(group.order)) > 1) or (mention.direction and first < second):
+        # earlier (at one date, two items may be compared). A cell beside a figure of
+        # the text: only the direction, where both are dated
+        if group.kind == "mixed":
+            if mention.direction and (0, 0) not in (first, second) and first < second:
+                return False
+        elif (first == second and len(set(group.order)) > 1) or (mention.direction and first < second):
             return False
     if (mention.direction and op in ("difference", "percent_change")
             and _earlier(hay, group, idx[0], idx[1])):
@@ -811,9 +817,8 @@ def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
 
     def make() -> list[Group]:
         by: dict[tuple[int, Decimal, bool], dict[tuple[Decimal, tuple[int, int]], LeafId]] = defaultdict(dict)
-        for fig in _asked_figures(hay, asked):
-            if not fig.change:  # the same figure stated twice for one date is one operand
-                by[(hay.leaves[fig.leaf].tool, fig.scale, fig.money)].setdefault((fig.value, fig.order), fig.leaf)
+        for fig in _asked_figures(hay, asked):  # the same figure stated twice for one date is one operand
+            by[(hay.leaves[fig.leaf].tool, fig.scale, fig.money)].setdefault((fig.value, fig.order), fig.leaf)
         groups = []
         for (_, scale, _), members in by.items():
             if len(years) > 1 and len({order for _, order in members}) < 2:
@@ -833,15 +838,16 @@ class _Figure:
     leaf: LeafId
     value: Decimal  # as written, in ``scale``
     scale: Decimal
+    stated: bool  # its scale is its own ("$60.3 million"), not its tool's unit field
     order: tuple[int, int]  # (year, month or 0)
     money: bool
-    change: bool  # "increased by $50 million": a change, not a level
+    percent: bool
 
 
 def _asked_figures(hay: Haystack, asked: frozenset[str]) -> list[_Figure]:
     """Every figure of the running text the question names by date and by what it is
-    (the rules of :func:`_asked_prose`), changes included; none past
-    :data:`MAX_PROSE_CLAUSES` clauses to read. Made once per haystack and question."""
+    (the rules of :func:`_asked_prose`), no changes ("increased by $50 million"); none
+    past :data:`MAX_PROSE_CLAUSES` clauses to read. Made once per haystack and question."""
     years = prose_periods.when_words(" ".join(w for w in asked if w.isdigit()))
     if not years:
         return []
@@ -857,13 +863,13 @@ def _asked_figures(hay: Haystack, asked: frozenset[str]) -> list[_Figure]:
         for leaf in leaves:
             for run in prose_periods.dated_figures(hay, leaf, years):
                 for dated, what in zip(run, _what(run), strict=True):
-                    if not ((dated.when - loose) <= asked and what & asked):
+                    if not ((dated.when - loose) <= asked and what & asked) or _CHANGE_BY.search(dated.before):
                         continue
                     held = held_figure(hay.text_values[leaf], dated.forms)
                     if held is not None:
                         value, own = held
-                        found.append(_Figure(leaf, value, own or hay.leaf_scale(leaf) or Decimal(1), dated.order,
-                                             dated.money, bool(_CHANGE_BY.search(dated.before))))
+                        found.append(_Figure(leaf, value, own or hay.leaf_scale(leaf) or Decimal(1), own is not None,
+                                             dated.order, dated.money, dated.percent))
         return found
     return _cached(hay, ("asked_figures", asked), make)
 
@@ -871,17 +877,23 @@ def _asked_figures(hay: Haystack, asked: frozenset[str]) -> list[_Figure]:
 #: More cells than this named by the question and no figure of the running text is
 #: paired with them (the question named no cells in particular).
 MAX_MIXED_CELLS = 40
+#: A currency sign: a row or column that prints one holds money, not counts.
+_CURRENCY_SIGN = re.compile(r"[$€£¥₹]|\b(?:US\$|USD|EUR|GBP)\b")
 
 
 def _asked_mixed(hay: Haystack, asked: frozenset[str], named: list[tuple[str, list[Group]]]) -> list[Group]:
     """A figure of the running text the question names by date and what (see
-    :func:`_asked_figures`; a change too: "Food Care was understated by $372.9 million")
-    beside the table cells it names (the rows and columns of ``named``), one ``mixed``
-    group per tool result: "the sales of Kyocera resale products ($318,928 in the
-    text) less the sales to affiliates (a 2017 cell)". The figures are put in the
-    cells' scale; only pairs of one cell and one figure are tried
-    (:func:`_plausible_pair`)."""
-    figures = _asked_figures(hay, asked)
+    :func:`_asked_figures`) beside the table cells it names (the rows and columns of
+    ``named``), one ``mixed`` group per tool result: "the sales of Kyocera resale
+    products ($318,928 in the text) less the sales to affiliates (a 2017 cell)". Only
+    amounts: no percentage on either side, and a count of the text ("3,870 options")
+    never beside a cell whose row or column prints a currency sign. The figures are put
+    in the cells' scale; one with no scale word of its own only beside cells of its
+    tool's unit (a table's corner "(in thousands)" does not say the text's "$318,928"
+    is in thousands). Only pairs of one cell and one figure are tried
+    (:func:`_plausible_pair`); each member keeps its date (``Group.order``, (0, 0)
+    when unknown) so a word of direction is the later less the earlier."""
+    figures = [f for f in _asked_figures(hay, asked) if not f.percent]
     if not figures:
         return []
     cells: dict[int, dict[LeafId, Decimal]] = defaultdict(dict)
@@ -889,19 +901,42 @@ def _asked_mixed(hay: Haystack, asked: frozenset[str], named: list[tuple[str, li
         if kind in ("record", "column", "asked", "stacked", "section"):
             for g in family:
                 for value, leaf in zip(g.values, g.leaves, strict=True):
-                    cells[hay.leaves[leaf].tool][leaf] = value
+                    if not hay.is_percent(leaf):
+                        cells[hay.leaves[leaf].tool][leaf] = value
     groups = []
     for tool, own in cells.items():
-        texts = {(f.leaf, f.value, f.scale) for f in figures if hay.leaves[f.leaf].tool == tool}
-        if not texts or len(own) > MAX_MIXED_CELLS or len(texts) > MAX_PROSE_ASKED:
+        if len(own) > MAX_MIXED_CELLS:
             continue
         scales = Counter(hay.leaf_scale(leaf) or Decimal(1) for leaf in own)
         scale = max(scales, key=lambda s: (scales[s], s != 1))
-        members = [(v, leaf) for leaf, v in own.items() if (hay.leaf_scale(leaf) or Decimal(1)) == scale]
-        members += [(CONTEXT.divide(CONTEXT.multiply(v, s), scale), leaf) for leaf, v, s in texts]
-        members.sort()
-        groups.append(Group("mixed", tuple(v for v, _ in members), tuple(leaf for _, leaf in members), scale))
+        texts = [f for f in figures if hay.leaves[f.leaf].tool == tool and (f.stated or f.scale == scale)]
+        if not texts or len(texts) > MAX_PROSE_ASKED:
+            continue
+        in_scale = [(v, leaf, _cell_order(hay, leaf)) for leaf, v in own.items()
+                    if (hay.leaf_scale(leaf) or Decimal(1)) == scale]
+        for money in (True, False):  # amounts of money beside any cell, counts beside no money
+            members = [(CONTEXT.divide(CONTEXT.multiply(f.value, f.scale), scale), f.leaf, f.order)
+                       for f in texts if f.money == money]
+            if members:
+                members += [c for c in in_scale if money or not _money_cell(hay, c[1])]
+                members.sort()
+                groups.append(Group("mixed", tuple(v for v, _, _ in members), tuple(leaf for _, leaf, _ in members),
+                                    scale, order=tuple(o for _, _, o in members)))
     return groups
+
+
+def _cell_order(hay: Haystack, leaf: LeafId) -> tuple[int, int]:
+    """A cell's date as a figure of the text's: (year, 0), or (0, 0) when it has none."""
+    period = hay.period_of(leaf)
+    return (period[0], 0) if period is not None else (0, 0)
+
+
+def _money_cell(hay: Haystack, leaf: LeafId) -> bool:
+    """Whether a cell's row or column prints a currency sign (its own, another cell's,
+    the header's)."""
+    row = hay._parent[hay.leaves[leaf].node]
+    return bool(_CURRENCY_SIGN.search(hay.leaves[leaf].key or "")) or any(
+        _CURRENCY_SIGN.search(hay.leaves[cell].raw) for cell in hay.children_leaves(row))
 
 
 #: A figure that is a change, not a level: "revenue increased by $50 million".

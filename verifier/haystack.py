@@ -834,11 +834,13 @@ class Haystack:
 
     def _percent_columns(self) -> set[tuple[int, str | int | None]]:
         """(table or array node, column) pairs whose figures are percentages: the first
-        is printed with "%" ("100.0 %" atop a common-size statement, "50.9" below), or
-        at least half of them are. One "Gross margin percentage" row does not make a
+        is printed with "%" ("100.0 %" atop a common-size statement, "50.9" below), the
+        last is a "100.0%" (shares over their total), or at least half of them are. One
+        "Gross margin percentage" or "EBITA margin" row among them does not make a
         column of dollar amounts percentages."""
         if self._pct_columns is None:
             first: dict[tuple[int, str | int | None], bool] = {}
+            last: dict[tuple[int, str | int | None], bool] = {}
             counts: dict[tuple[int, str | int | None], list[int]] = defaultdict(lambda: [0, 0])
             for leaf in sorted(self.leaf_value):
                 entry = self.leaves[leaf]
@@ -847,9 +849,11 @@ class Haystack:
                     column = (self._parent[parent], self._segment[entry.node])
                     marked = "%" in entry.raw and leaf in self.percent_leaves
                     first.setdefault(column, marked)
+                    last[column] = marked and self.leaf_value[leaf] == 100  # "Total 100.0%"
                     counts[column][0] += marked
                     counts[column][1] += 1
-            self._pct_columns = {c for c, (marked, n) in counts.items() if first[c] or marked * 2 >= n > 0 and marked}
+            self._pct_columns = {c for c, (marked, n) in counts.items()
+                                 if first[c] or last[c] or marked * 2 >= n > 0 and marked}
         return self._pct_columns
 
     def entity_of(self, leaf: LeafId) -> str | None:

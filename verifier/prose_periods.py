@@ -40,6 +40,8 @@ _CLAUSE_END = re.compile(r"(?<=[;])\s+|(?<=[.!?])\s+(?=[A-Z(])")
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
 #: Another list between the figures and "respectively", which pairs them with it instead.
 _OTHER_LIST = re.compile(r"(?i),|\band\b")
+#: What joins a clause's second "respectively" list to the first: ", and".
+_LEAD = re.compile(r"(?i)^[\s,;]*(?:and\s+)?")
 #: Between a figure and its year: "in", "for fiscal", "as of", "during".
 _BRIDGE = re.compile(
     r"""^[\s,]*(?:in|for|during|at|as\ of|as\ at)\s+(?:the\s+)?
@@ -82,6 +84,7 @@ class Dated:
     gap: str | None = None
     money: bool = False
     subject: str = ""
+    percent: bool = False
 
 
 _Read = tuple[list[tuple[frozenset[Decimal], Period]], list[Dated]]
@@ -217,7 +220,8 @@ def _dated(clause: str, mentions: list[Mention],
             start = figures[k - 1].end if k else 0
             subject = _subject(clause, figures, m) if listed and id(m) in own else ""
             out.append(Dated(_values(m), when[0], when[1], *_near(clause, start, m.start, m.end, end),
-                             clause[start:m.start] if k else None, m.kind == "amount", subject))
+                             clause[start:m.start] if k else None, m.kind == "amount", subject,
+                             m.kind == "percent"))
     return out
 
 
@@ -323,6 +327,8 @@ def _respectively(clause: str, mentions: list[Mention]) -> list[tuple[frozenset[
         if not lists or any(len(items) != len(run) or _OTHER_LIST.search(
                 clause[items[-1].end:said].strip(" ,")) for items, said in lists):
             return []  # "... sold 1,200 and 800 units to Acme and Beta, respectively": paired with those
+        if any(_OTHER_LIST.search(_LEAD.sub("", _subject(clause, figures, items[0]))) for items, _ in lists[1:]):
+            return []  # "..., respectively, of which the Americas and EMEA accounted for 60% and 40%, respectively"
     elif len(run) != len(figures) or figures[-1].end > run[0][0].start:
         return []
     else:
