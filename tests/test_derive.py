@@ -1094,3 +1094,32 @@ def test_equal_negative_cells_do_not_offset_the_crowding_of_a_ratio():
     for k in (2, 4, 6, 8):
         report = verify(f"The ratio is {k}.", {"columns": cols, "rows": rows}, question="What is the ratio?")
         assert report.items[0].status == "unsupported", (k, report.items[0].reason)
+
+
+FILING_TEXT = {"paragraphs": [
+    f"In {2000 + i}, revenue was ${100 + 7 * i} million against ${90 + 5 * i} million a year before."
+    for i in range(12)
+] + [("Our pension trust had assets of $415 million and $480 million as of December 31, 2018 and 2017, "
+     "respectively, and the target allocations in 2018 include 40% fixed income, 30% diversified growth funds, "
+     "20% equities and 10% real estate.")]}
+
+
+def test_a_paragraph_the_question_names_is_searched_before_the_others():
+    question = "What was the ratio of the pension trust assets for 2017 to 2018?"
+    item, _ = one("The answer is 1.16.", FILING_TEXT, question=question)  # 480 / 415
+    assert item.status == "derived" and item.expression == "$.paragraphs[12] / $.paragraphs[12]", item.reason
+    assert one("The answer is 1.61.", FILING_TEXT, question=question)[0].status == "unsupported"
+    # among thirteen paragraphs of figures, unasked, a two-decimal ratio is too likely by chance
+    assert one("The answer is 1.16.", FILING_TEXT)[0].status == "unsupported"
+
+
+def test_figures_of_a_paragraph_are_added_or_averaged_only_as_the_same_kind():
+    eggs = {"paragraphs": [("Total dozens sold in fiscal 2019 were 1,038.9 million, an increase of 1.2 million "
+                           "dozen, or 0.1%, resulting in an increase in net sales of $1.7 million.")]}
+    question = "What is the average increase in shell egg sales in 2019?"
+    assert one("The answer is 1.45.", eggs, question=question)[0].status == "unsupported"  # dozens and dollars
+    debentures = {"paragraphs": [("Debt securities included approximately $53 million of Bell Canada debentures at "
+                                 "December 31, 2019 and approximately $68 million at December 31, 2018.")]}
+    item, _ = one("The answer is 60.5 million.", debentures,
+                  question="What is the average Bell Canada debentures for 2018 and 2019?")
+    assert item.status == "derived", item.reason

@@ -400,6 +400,8 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         return False
     if group.kind == "mixed" and op in ("difference", "sum") and not _adds_to(group, idx, t):
         return False
+    if group.kind == "text" and op in ("difference", "sum", "average") and not _same_kind(hay, group, idx):
+        return False
     if group.order and op in ("difference", "percent_change"):
         first, second = group.order[idx[0]], group.order[idx[1]]
         # figures of running text asked by date: where the question asks across dates a
@@ -429,6 +431,23 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         # cent); a pair's average has one more at most, and is written in full
         operands = [v.scaleb(1) if v else v for v in operands]
     return not (op in _ADDITIVE and _too_coarse(mention, _value_of(group, op, idx), t.value, operands))
+
+
+def _same_kind(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
+    """Whether two figures of one paragraph are both amounts of money or both not:
+    "1.2 million dozen" and "$1.7 million" are not added, subtracted or averaged."""
+    kinds = _cached(hay, ("figure_kinds", group.leaves[0]), lambda: _figure_kinds(hay, group.leaves[0]))
+    first, second = (kinds.get(group.values[i], frozenset()) for i in idx[:2])
+    return not first or not second or bool(first & second)
+
+
+def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[Decimal, frozenset[bool]]:
+    """For each figure of a text, as its paragraph group holds it: whether it is money."""
+    kinds: dict[Decimal, set[bool]] = defaultdict(set)
+    for m in hay.extractor.extract(hay.leaves[leaf].raw, quoted=False, data=True):
+        if m.num_forms and m.kind in ("amount", "number"):
+            kinds[m.written if m.written is not None else m.num_forms[0].value].add(m.kind == "amount")
+    return {value: frozenset(found) for value, found in kinds.items()}
 
 
 def _adds_to(group: Group, idx: tuple[int, ...], t: _Target) -> bool:
@@ -606,6 +625,29 @@ def _named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Gr
     return [g for g in family if _is_named(_label_words(hay, g), focus)]
 
 
+#: Fewer words than this that say what the question asks about, and it names no
+#: paragraph in particular.
+MIN_TEXT_WORDS = 2
+
+
+def _named_texts(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
+    """The paragraphs whose words include at least half of what the question or
+    sentence asks about (its content words less numbers and the words that name an
+    operation; at least :data:`MIN_TEXT_WORDS` of them): "the ratio of the pension
+    trust assets for 2017 to 2018" names "pension trust had assets of $415 million and
+    $480 million as of December 31, 2018 and 2017, respectively", one paragraph of a
+    filing's twenty."""
+    cues = stoplists.load_pairs("operation_cues")
+    about = frozenset(w for w in focus if not w.isdigit() and w not in cues)
+    if len(about) < MIN_TEXT_WORDS:
+        return []
+    return [g for g in family if len(about & _text_words(hay, g)) * 2 >= len(about)]
+
+
+def _text_words(hay: Haystack, group: Group) -> frozenset[str]:
+    return _group_fact(hay, "text_words", group, lambda: focus_words(hay.leaves[group.leaves[0]].raw))
+
+
 def _label_index(hay: Haystack, family: list[Group]) -> dict[str, list[int]]:
     index: dict[str, list[int]] = defaultdict(list)
     for i, g in enumerate(family):
@@ -722,6 +764,10 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
             if rows:
                 named.append((kind, rows))
             continue
+        if focus and kind == "text":
+            texts = _named_texts(hay, family, focus)
+            if texts and len(texts) < len(family):
+                named.append((kind, texts))
         if focus and kind in ("record", "column", "section"):
             some = _named(hay, family, focus)
             # rows the question names in full ("Other" and "Deferred tax liabilities" in
