@@ -1123,3 +1123,47 @@ def test_figures_of_a_paragraph_are_added_or_averaged_only_as_the_same_kind():
     item, _ = one("The answer is 60.5 million.", debentures,
                   question="What is the average Bell Canada debentures for 2018 and 2019?")
     assert item.status == "derived", item.reason
+
+
+def test_a_one_row_table_pairs_with_a_figure_of_the_text():
+    one_row = {**AFFILIATES, "rows": AFFILIATES["rows"][:1]}
+    item, _ = one("The answer is 288625.", one_row, question=RESALE)
+    assert item.status == "derived" and item.expression == "$.paragraphs[0] - $.rows[0][1]", item.reason
+
+
+@pytest.mark.parametrize(("answer", "status"), [
+    ("Sales fell by 8,515.", "unsupported"),    # 2019 cell less 2019 text: one year, asked across two
+    ("Sales fell by 288,625.", "unsupported"),  # 2017 cell less 2017 text
+    ("Sales fell by 308,492.", "derived"),      # 2019 cell less 2017 text
+])
+def test_a_change_across_years_takes_a_cell_and_a_figure_of_two_years(answer, status):
+    question = "How did the sales of Kyocera resale products change from 2017 to 2019?"
+    assert one(answer, AFFILIATES, question=question)[0].status == status
+
+
+def test_a_word_of_direction_needs_both_dates_of_a_cell_and_a_text_figure():
+    question = "How did deferred revenue change from June 30, 2019 to December 31, 2019?"
+    quarters = {"columns": ["", "Q4 2019", "Q4 2018"], "rows": [["Deferred revenue", "$400.0", "$450.0"],
+                                                                ["Other", "$3.0", "$2.0"]],
+                "paragraphs": ["As of June 30, 2019, deferred revenue was $500.0."]}
+    assert one("Deferred revenue fell by 100.0.", quarters, question=question)[0].status == "derived"
+    assert one("Deferred revenue rose by 100.0.", quarters, question=question)[0].status == "unsupported"
+    undated = {**quarters, "columns": ["", "Current year", "Prior year"]}  # no date: no direction
+    assert one("Deferred revenue rose by 100.0.", undated, question=question)[0].status == "unsupported"
+
+
+def test_money_is_read_down_a_column_not_across_a_row():
+    question = "What is the difference in interest income between 2017 and 2019?"
+    text = ["In 2019, we had 2,100 interest income accounts."]
+    # "$" printed on the first row only: the column is money, and a count is not taken from it
+    first_row = {"unit": "thousand", "columns": ["", "2019", "2017"],
+                 "rows": [["Revenue", "$50,000", "$40,000"], ["Interest income", "30,182", "9,500"]],
+                 "paragraphs": text}
+    assert one("The answer is 7,400 thousand.", first_row, question=question)[0].status == "unsupported"
+    # a row of counts beside a dollar price is still counts
+    options = {"columns": ["", "Options 2019", "Options 2017", "Exercise price"],
+               "rows": [["Options outstanding", "5,500", "4,300", "$13.10"], ["Forfeited", "200", "150", "$12.00"]],
+               "paragraphs": ["In 2017, 1,200 options outstanding were forfeited."]}
+    item, _ = one("The answer is 3,100.", options, question="What is the difference between the options "
+                  "outstanding in 2017 and the options forfeited in 2017?")
+    assert item.status == "derived", item.reason

@@ -140,6 +140,10 @@ def test_dated_figures_of_running_text(text, years, expected):
 def test_a_second_respectively_list_paired_with_its_own_items_takes_no_periods():
     text = ("During fiscal 2019 and 2018, net sales were $100.0 million and $90.0 million, respectively, "
             "of which the Americas and EMEA accounted for 60% and 40%, respectively.")
-    assert periods(text, "0.40") is None and periods(text, "1.000E+8") is None
+    assert periods(text, "0.40") is None and periods(text, "1.000E+8") == {2019}
     report = verify("EMEA accounted for 40% of net sales in fiscal 2019.", [{"name": "n", "output": {"note": text}}])
     assert report.items[0].status in ("exact", "normalized"), report.items[0].reason
+    # a line item named with "and" is no list of its own
+    text = ("During fiscal 2019 and 2018, net sales were $100.0 million and $90.0 million, respectively, and "
+            "research and development expenses were $21.3 million and $18.6 million, respectively.")
+    assert periods(text, "1.86E+7") == {2018} and periods(text, "9.00E+7") == {2018}

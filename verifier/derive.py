@@ -409,7 +409,11 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         # earlier (at one date, two items may be compared). A cell beside a figure of
         # the text: only the direction, where both are dated
         if group.kind == "mixed":
-            if mention.direction and (0, 0) not in (first, second) and first < second:
+            # a word of direction needs the minuend known to be the later; a question
+            # across dates needs two different years
+            if mention.direction and _mixed_before(second, first) is not True:
+                return False
+            if group.across and (0 in (first[0], second[0]) or first[0] == second[0]):
                 return False
         elif (first == second and len(set(group.order)) > 1) or (mention.direction and first < second):
             return False
@@ -799,7 +803,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
                 named.append(("prose", prose))
                 found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and asked and entity is None:
-            mixed = _asked_mixed(hay, asked, named)
+            mixed = _asked_mixed(hay, asked, focus)
             if mixed:
                 named.append(("mixed", mixed))
                 found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
@@ -811,7 +815,9 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         if found is None and not chances.refused:
             found = _search(mention, hay, max_chance, unnamed, cues, budget, chances, cued_only=True)
         if found is None and not chances.refused:
-            found = _search(mention, hay, max_chance, named + unnamed, cues, budget, chances, cued_only=False)
+            # a cell beside a figure of the text only for what the wording asks
+            rest = [(kind, family) for kind, family in named if kind != "mixed"]
+            found = _search(mention, hay, max_chance, rest + unnamed, cues, budget, chances, cued_only=False)
     except _OutOfBudget:
         return None
     return found
@@ -927,10 +933,11 @@ MAX_MIXED_CELLS = 40
 _CURRENCY_SIGN = re.compile(r"[$€£¥₹]|\b(?:US\$|USD|EUR|GBP)\b")
 
 
-def _asked_mixed(hay: Haystack, asked: frozenset[str], named: list[tuple[str, list[Group]]]) -> list[Group]:
+def _asked_mixed(hay: Haystack, asked: frozenset[str], focus: frozenset[str]) -> list[Group]:
     """A figure of the running text the question names by date and what (see
-    :func:`_asked_figures`) beside the table cells it names (the rows and columns of
-    ``named``), one ``mixed`` group per tool result: "the sales of Kyocera resale
+    :func:`_asked_figures`) beside the table cells whose row or column the question or
+    sentence (``focus``) names (:func:`_focus_cells`), one ``mixed`` group per tool
+    result (the text and the table one tool's output): "the sales of Kyocera resale
     products ($318,928 in the text) less the sales to affiliates (a 2017 cell)". Only
     amounts: no percentage on either side, and a count of the text ("3,870 options")
     never beside a cell whose row or column prints a currency sign. The figures are put
@@ -942,17 +949,13 @@ def _asked_mixed(hay: Haystack, asked: frozenset[str], named: list[tuple[str, li
     figures = [f for f in _asked_figures(hay, asked) if not f.percent]
     if not figures:
         return []
+    across = len({w for w in asked if yearquarter.YEAR_IN_TEXT.fullmatch(w)}) > 1
     cells: dict[int, dict[LeafId, Decimal]] = defaultdict(dict)
-    for kind, family in named:
-        if kind in ("record", "column", "asked", "stacked", "section"):
-            for g in family:
-                for value, leaf in zip(g.values, g.leaves, strict=True):
-                    if not hay.is_percent(leaf):
-                        cells[hay.leaves[leaf].tool][leaf] = value
+    for leaf in _cached(hay, ("focus_cells", focus), lambda: _focus_cells(hay, focus)):
+        if not hay.is_percent(leaf):
+            cells[hay.leaves[leaf].tool][leaf] = hay.leaf_value[leaf]
     groups = []
     for tool, own in cells.items():
-        if len(own) > MAX_MIXED_CELLS:
-            continue
         scales = Counter(hay.leaf_scale(leaf) or Decimal(1) for leaf in own)
         scale = max(scales, key=lambda s: (scales[s], s != 1))
         texts = [f for f in figures if hay.leaves[f.leaf].tool == tool and (f.stated or f.scale == scale)]
@@ -967,22 +970,59 @@ def _asked_mixed(hay: Haystack, asked: frozenset[str], named: list[tuple[str, li
                 members += [c for c in in_scale if money or not _money_cell(hay, c[1])]
                 members.sort()
                 groups.append(Group("mixed", tuple(v for v, _, _ in members), tuple(leaf for _, leaf, _ in members),
-                                    scale, order=tuple(o for _, _, o in members)))
+                                    scale, order=tuple(o for _, _, o in members), across=across))
     return groups
 
 
+def _focus_cells(hay: Haystack, focus: frozenset[str]) -> tuple[LeafId, ...]:
+    """The figures whose column header or row label ``focus`` names (at least half of
+    its words), a one-row table's too; none when more than :data:`MAX_MIXED_CELLS`
+    per tool result (the wording named nothing in particular)."""
+    found: dict[int, list[LeafId]] = defaultdict(list)
+    for leaf in hay.leaf_value:
+        entry = hay.leaves[leaf]
+        if entry.key is not None and (_is_named(label_words(entry.key), focus) or label_named(hay, leaf, focus)):
+            found[entry.tool].append(leaf)
+    return tuple(leaf for leaves in found.values() if len(leaves) <= MAX_MIXED_CELLS for leaf in leaves)
+
+
 def _cell_order(hay: Haystack, leaf: LeafId) -> tuple[int, int]:
-    """A cell's date as a figure of the text's: (year, 0), or (0, 0) when it has none."""
+    """A cell's date as a figure of the text's: (year, the quarter's last month or 0),
+    or (0, 0) when it has none."""
     period = hay.period_of(leaf)
-    return (period[0], 0) if period is not None else (0, 0)
+    if period is None:
+        return (0, 0)
+    return (period[0], 3 * period[1] if period[1] else 0)
+
+
+def _mixed_before(a: tuple[int, int], b: tuple[int, int]) -> bool | None:
+    """Whether date ``a`` comes before ``b``; None when either is unknown or they are
+    not told apart (one year, and a month for only one of them)."""
+    if 0 in (a[0], b[0]):
+        return None
+    if a[0] != b[0]:
+        return a[0] < b[0]
+    return a[1] < b[1] if a[1] and b[1] and a[1] != b[1] else None
 
 
 def _money_cell(hay: Haystack, leaf: LeafId) -> bool:
-    """Whether a cell's row or column prints a currency sign (its own, another cell's,
-    the header's)."""
-    row = hay._parent[hay.leaves[leaf].node]
-    return bool(_CURRENCY_SIGN.search(hay.leaves[leaf].key or "")) or any(
-        _CURRENCY_SIGN.search(hay.leaves[cell].raw) for cell in hay.children_leaves(row))
+    """Whether a cell is money: it, its column header or another cell of its column
+    prints a currency sign ("$" is often printed on a statement's first row only), or
+    its record states a currency. Not the other cells of its row: a row of options
+    prints its exercise price in dollars beside its counts."""
+    entry = hay.leaves[leaf]
+    if _CURRENCY_SIGN.search(entry.raw) or _CURRENCY_SIGN.search(entry.key or "") or hay.currency_of(leaf):
+        return True
+    return leaf in _cached(hay, ("money_columns", 0), lambda: _money_columns(hay))
+
+
+def _money_columns(hay: Haystack) -> frozenset[LeafId]:
+    """The cells of every column where some cell prints a currency sign."""
+    money: set[LeafId] = set()
+    for g in _families(hay).get("column", []):
+        if any(_CURRENCY_SIGN.search(hay.leaves[leaf].raw) for leaf in g.leaves):
+            money.update(g.leaves)
+    return frozenset(money)
 
 
 #: A figure that is a change, not a level: "revenue increased by $50 million".

@@ -822,8 +822,9 @@ class Haystack:
             if (self._segment[entry.node] == 0 and sibling not in self.leaf_value
                     and _PERCENT_LABEL.search(entry.raw)):
                 return True  # a table row labelled "ROFE (%)" or "Margin, percent"
-        if parent >= 0 and (self._parent[parent], self._segment[self.leaves[leaf].node]) in self._percent_columns():
-            return True  # a column where some cells print "%" ("100.0 %" atop, "50.9" below)
+        if (parent >= 0 and not _CURRENCY_MARK.search(self.leaves[leaf].raw)
+                and (self._parent[parent], self._segment[self.leaves[leaf].node]) in self._percent_columns()):
+            return True  # a column of percentages ("100.0 %" atop, "50.9" below); never a "$" cell
         node = parent
         while node >= 0:
             segment = self._segment[node]
@@ -845,16 +846,25 @@ class Haystack:
             for leaf in sorted(self.leaf_value):
                 entry = self.leaves[leaf]
                 parent = self._parent[entry.node]
-                if parent >= 0:
+                if parent >= 0 and self._parent[parent] >= 0:  # rows of a table or array, not a tool's fields
                     column = (self._parent[parent], self._segment[entry.node])
                     marked = "%" in entry.raw and leaf in self.percent_leaves
                     first.setdefault(column, marked)
-                    last[column] = marked and self.leaf_value[leaf] == 100  # "Total 100.0%"
+                    # shares over their total: a "Total" row of "100.0%"
+                    last[column] = marked and self.leaf_value[leaf] == 100 and bool(
+                        _TOTAL_LABEL.match(self._row_label(parent)))
                     counts[column][0] += marked
                     counts[column][1] += 1
             self._pct_columns = {c for c, (marked, n) in counts.items()
                                  if first[c] or last[c] or marked * 2 >= n > 0 and marked}
         return self._pct_columns
+
+    def _row_label(self, row: int) -> str:
+        """A printed table row's label: its first cell, when that is text."""
+        for cell in self.children_leaves(row):
+            if self._segment[self.leaves[cell].node] == 0 and cell not in self.leaf_value:
+                return self.leaves[cell].raw
+        return ""
 
     def entity_of(self, leaf: LeafId) -> str | None:
         """The ticker whose record holds ``leaf``: the nearest enclosing object or row
@@ -1033,6 +1043,12 @@ def _is_whole(mention: str, value: str) -> bool:
     """Whether a value read from a string is all the string says (``"$  1,452.4"``,
     ``" 44.1 "``), so it is that cell's own number."""
     return len(mention) == len(value.strip()) or "".join(mention.split()) == "".join(value.split())
+
+
+#: A currency sign in a cell: money, whatever its column's other cells print.
+_CURRENCY_MARK = regex.compile(r"[$€£¥₹]")
+#: A total row's label.
+_TOTAL_LABEL = regex.compile(r"(?i)\s*(?:grand\s+)?totals?\b")
 
 
 @lru_cache(maxsize=8192)

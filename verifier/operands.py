@@ -34,7 +34,10 @@ class Group:
     #: a section's heading row ("Tax credit carryforwards:"), when one is printed above it
     heading: str = ""
     #: figures of running text asked by date: each one's (year, month), to order a change
+    #: ((year, 0) when the month is unknown, (0, 0) when the year is too)
     order: tuple[tuple[int, int], ...] = ()
+    #: the question asks across dates: a change is between two of them
+    across: bool = False
 
 
 def groups_of(hay: Haystack) -> list[Group]:

@@ -42,6 +42,9 @@ _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
 _OTHER_LIST = re.compile(r"(?i),|\band\b")
 #: What joins a clause's second "respectively" list to the first: ", and".
 _LEAD = re.compile(r"(?i)^[\s,;]*(?:and\s+)?")
+#: A later list's subject that breaks the first list's figures down by item.
+_BREAKDOWN = re.compile(r"(?i)(?:of\s+(?:which|this|these|that)|including|comprising|consisting\s+of|"
+                        r"split\s+between|divided\s+between)\b")
 #: Between a figure and its year: "in", "for fiscal", "as of", "during".
 _BRIDGE = re.compile(
     r"""^[\s,]*(?:in|for|during|at|as\ of|as\ at)\s+(?:the\s+)?
@@ -324,11 +327,18 @@ def _respectively(clause: str, mentions: list[Mention]) -> list[tuple[frozenset[
     if not run:
         run = [(m, p) for m, p in periods if m.end < figures[0].start]
         lists = _lists(clause, figures)
+        # a later list that breaks the first down ("..., respectively, of which the
+        # Americas and EMEA accounted for 60% and 40%, respectively") is paired with the
+        # items it names, not with the years: it and any after it take none
+        kept = [lists[0]] if lists else []
+        for items, said in lists[1:]:
+            if _BREAKDOWN.match(_LEAD.sub("", _subject(clause, figures, items[0]))):
+                break
+            kept.append((items, said))
+        lists = kept
         if not lists or any(len(items) != len(run) or _OTHER_LIST.search(
                 clause[items[-1].end:said].strip(" ,")) for items, said in lists):
             return []  # "... sold 1,200 and 800 units to Acme and Beta, respectively": paired with those
-        if any(_OTHER_LIST.search(_LEAD.sub("", _subject(clause, figures, items[0]))) for items, _ in lists[1:]):
-            return []  # "..., respectively, of which the Americas and EMEA accounted for 60% and 40%, respectively"
     elif len(run) != len(figures) or figures[-1].end > run[0][0].start:
         return []
     else:
