@@ -1167,3 +1167,18 @@ def test_money_is_read_down_a_column_not_across_a_row():
     item, _ = one("The answer is 3,100.", options, question="What is the difference between the options "
                   "outstanding in 2017 and the options forfeited in 2017?")
     assert item.status == "derived", item.reason
+
+
+def test_a_share_question_tries_the_cell_over_its_total_row_before_the_rows_own_shares():
+    contracts = {"header_rows": [["(dollars in millions)", "Payments due by period"]],
+                 "columns": ["Contractual Obligation", "Total", "Less Than 1 year", "1 - 3 Years", "3 - 5 Years",
+                             "More than 5 years"],
+                 "rows": [["Long-term Debt", "$275.1", "$8.6", "$13.8", "$138.2", "$114.5"],
+                          ["Capital Leases", "6.0", "—", "—", "6.0", "—"],
+                          ["Operating Leases", "62.9", "14.4", "20.7", "11.6", "16.2"],
+                          ["Purchase Obligations", "177.3", "176.6", "0.7", "—", "—"],
+                          ["Total", "$521.3", "$199.6", "$35.2", "$155.8", "$130.7"]]}
+    question = "What percentage of total aggregate contractual obligations is due to long-term debt?"
+    item, _ = one("The answer is 53%.", contracts, question=question)  # 275.1 / 521.3
+    assert item.status == "derived" and item.expression == "($.rows[0][1] / $.rows[4][1]) * 100", item.reason
+    assert one("The answer is 35%.", contracts, question=question)[0].status == "unsupported"

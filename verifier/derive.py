@@ -788,8 +788,8 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         unnamed.append((kind, family))
     if named_rows and len(named_rows) <= MAX_NAMED_ROWS and ("share" in cues or "ratio" in cues):
         totals = _over_totals(hay, named_rows, [g for kind, f in named if kind == "asked" for g in f])
-        if totals:
-            named.append(("over_total", totals))
+        if totals:  # the share's own computation: before the named rows' shares when it is what is asked
+            named.insert(0 if cues[0] in ("share", "ratio") else len(named), ("over_total", totals))
     try:
         # the operations the wording names over the groups it names (table cells, then
         # the running text's figures it names by date); then longer expressions over
@@ -1240,7 +1240,8 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
         # the column): the named rows' own ratios (across years) are the unlikely place,
         # so each operation is tried over every named family before the next operation
         rank = {op: i for i, op in enumerate(_order(PAIR_OPS + GROUP_OPS, cues))}
-        tests.sort(key=lambda test: rank[test[1]])  # stable: the families keep their order
+        # a cell over its column's total row is a share, ranked as one
+        tests.sort(key=lambda test: rank["share" if test[0][5] == "over_total" else test[1]])
     tests += [(plan, op) for plan in plans for op in _order(plan[2] + plan[3], cues) if op not in cued
               and cued_only is not True]
     for (family, targets, pair_ops, _stats, eligible, kind, stable), op in tests:
