@@ -1182,3 +1182,35 @@ def test_a_share_question_tries_the_cell_over_its_total_row_before_the_rows_own_
     item, _ = one("The answer is 53%.", contracts, question=question)  # 275.1 / 521.3
     assert item.status == "derived" and item.expression == "($.rows[0][1] / $.rows[4][1]) * 100", item.reason
     assert one("The answer is 35%.", contracts, question=question)[0].status == "unsupported"
+
+
+def test_a_paragraph_named_by_topic_is_searched_after_its_figures_named_by_date():
+    # the long paragraph's many figures would spend the chance budget before the
+    # figures the question names by year were tried
+    costs = {"paragraphs": [
+        ("In fiscal 2019, net sales were $812.4 million compared with $701.9 million in fiscal 2018. "
+        "In fiscal 2019, cost of sales were $455.0 million compared with $390.2 million in fiscal 2018. "
+        "In fiscal 2019, research costs were $96.3 million compared with $88.1 million in fiscal 2018. "
+        "In fiscal 2019, interest expense were $21.7 million compared with $25.4 million in fiscal 2018."),
+        "In 2000, revenue was $100 million against $90 million a year before.",
+        "In 2001, revenue was $107 million against $95 million a year before."]}
+    item, _ = one("The answer is 1.09.", costs, question="What was the ratio of research costs in 2019 to 2018?")
+    assert item.status == "derived", item.reason
+    assert {e.value for e in item.evidence} == {"96.3", "88.1"}
+
+
+def test_a_bare_figure_beside_an_amount_of_money_is_added_like_one():
+    rent = {"paragraphs": ["Rent expense was $5.2 million and 4.1 million for 2019 and 2018, respectively."]}
+    item, _ = one("The answer is 4.65 million.", rent, question="What was the average rent expense?")
+    assert item.status == "derived", item.reason
+
+
+def test_a_cell_over_its_rows_total_column_is_still_a_share():
+    revenue = {"columns": ["", "2019", "2018", "2017", "Total"],
+               "rows": [["Advertising", "649.0", "495.0", "835.9", "1,979.9"],
+                        ["Consulting", "828.8", "38.1", "543.0", "1,409.9"],
+                        ["Hardware", "669.1", "470.9", "39.6", "1,179.6"],
+                        ["Royalties", "267.1", "339.0", "546.9", "1,153.0"],
+                        ["Total", "2,414.0", "1,343.0", "1,965.4", "5,722.4"]]}
+    item, _ = one("The answer is 2.7%.", revenue, question="What percentage of Consulting total came from 2018?")
+    assert item.status == "derived" and item.expression == "($.rows[1][2] / $.rows[1][4]) * 100", item.reason

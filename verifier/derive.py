@@ -438,19 +438,33 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
 
 
 def _same_kind(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
-    """Whether two figures of one paragraph are both amounts of money or both not:
-    "1.2 million dozen" and "$1.7 million" are not added, subtracted or averaged."""
+    """Whether two figures of one paragraph may be added, subtracted or averaged: not
+    an amount of money and a count ("$1.7 million" and "1.2 million dozen"). A bare
+    figure ("4.1 million" after "$5.2 million and") is either."""
     kinds = _cached(hay, ("figure_kinds", group.leaves[0]), lambda: _figure_kinds(hay, group.leaves[0]))
     first, second = (kinds.get(group.values[i], frozenset()) for i in idx[:2])
-    return not first or not second or bool(first & second)
+    return not ({"money"} == first and {"count"} == second or {"count"} == first and {"money"} == second)
 
 
-def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[Decimal, frozenset[bool]]:
-    """For each figure of a text, as its paragraph group holds it: whether it is money."""
-    kinds: dict[Decimal, set[bool]] = defaultdict(set)
-    for m in hay.extractor.extract(hay.leaves[leaf].raw, quoted=False, data=True):
+#: Words after a bare figure that say nothing of what it counts.
+_CONNECTIVE = frozenset({"and", "or", "for", "in", "to", "from", "of", "at", "as", "by", "on", "with", "during",
+                         "compared", "versus", "vs", "respectively", "which", "that", "was", "were", "is", "are",
+                         "million", "billion", "thousand", "the", "a", "an", "net", "per", "each", "this", "than"})
+
+
+def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[Decimal, frozenset[str]]:
+    """For each figure of a text, as its paragraph group holds it: "money" (a currency
+    amount), "count" (a number followed by what it counts: "1.2 million dozen",
+    "5 farms") or "bare"."""
+    text = hay.leaves[leaf].raw
+    kinds: dict[Decimal, set[str]] = defaultdict(set)
+    for m in hay.extractor.extract(text, quoted=False, data=True):
         if m.num_forms and m.kind in ("amount", "number"):
-            kinds[m.written if m.written is not None else m.num_forms[0].value].add(m.kind == "amount")
+            after = _WORD.match(text[m.end:].lstrip())
+            kind = "money" if m.kind == "amount" else (
+                "count" if after and after.group().lower() not in _CONNECTIVE and not after.group().isdigit()
+                else "bare")
+            kinds[m.written if m.written is not None else m.num_forms[0].value].add(kind)
     return {value: frozenset(found) for value, found in kinds.items()}
 
 
@@ -637,7 +651,8 @@ MIN_TEXT_WORDS = 2
 def _named_texts(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
     """The paragraphs whose words include at least half of what the question or
     sentence asks about (its content words less numbers and the words that name an
-    operation; at least :data:`MIN_TEXT_WORDS` of them): "the ratio of the pension
+    operation; at least :data:`MIN_TEXT_WORDS` of them) and one of the years it names,
+    if it names any: "the ratio of the pension
     trust assets for 2017 to 2018" names "pension trust had assets of $415 million and
     $480 million as of December 31, 2018 and 2017, respectively", one paragraph of a
     filing's twenty."""
@@ -645,7 +660,9 @@ def _named_texts(hay: Haystack, family: list[Group], focus: frozenset[str]) -> l
     about = frozenset(w for w in focus if not w.isdigit() and w not in cues)
     if len(about) < MIN_TEXT_WORDS:
         return []
-    return [g for g in family if len(about & _text_words(hay, g)) * 2 >= len(about)]
+    years = frozenset(w for w in focus if yearquarter.YEAR_IN_TEXT.fullmatch(w))
+    return [g for g in family if len(about & (words := _text_words(hay, g))) * 2 >= len(about)
+            and (not years or years & words)]
 
 
 def _text_words(hay: Haystack, group: Group) -> frozenset[str]:
@@ -758,6 +775,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     named: list[tuple[str, list[Group]]] = []  # the groups the wording names, first
     unnamed: list[tuple[str, list[Group]]] = []
     named_rows: list[Group] = []  # the rows the question or sentence names (in full, if any)
+    texts: list[Group] = []  # the paragraphs it names
     families = _families(hay)
     for kind in ("record", "stacked", "column", "section", "text", "tool"):
         family = families.get(kind, [])
@@ -770,8 +788,8 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
             continue
         if focus and kind == "text":
             texts = _named_texts(hay, family, focus)
-            if texts and len(texts) < len(family):
-                named.append((kind, texts))
+            if len(texts) == len(family):
+                texts = []
         if focus and kind in ("record", "column", "section"):
             some = _named(hay, family, focus)
             # rows the question names in full ("Other" and "Deferred tax liabilities" in
@@ -787,7 +805,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
                     named.append((kind, subset))
         unnamed.append((kind, family))
     if named_rows and len(named_rows) <= MAX_NAMED_ROWS and ("share" in cues or "ratio" in cues):
-        totals = _over_totals(hay, named_rows, [g for kind, f in named if kind == "asked" for g in f])
+        totals = _over_totals(hay, named_rows, focus)
         if totals:  # the share's own computation: before the named rows' shares when it is what is asked
             named.insert(0 if cues[0] in ("share", "ratio") else len(named), ("over_total", totals))
     try:
@@ -807,6 +825,11 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
             if mixed:
                 named.append(("mixed", mixed))
                 found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
+        if found is None and not chances.refused and texts:
+            # paragraphs named by topic, after the figures named by date: a long paragraph
+            # is many chances, and would spend the budget before them
+            named.append(("text", texts))
+            found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and focus and cues and len(named_rows) <= MAX_NAMED_ROWS:
             named_cells = [g for kind, f in named if kind == "asked" for g in f]
             found = _compound(mention, hay, named_cells, named_rows, cues, max_chance, chances, budget)
@@ -823,22 +846,30 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     return found
 
 
-def _over_totals(hay: Haystack, rows: list[Group], asked: list[Group]) -> list[Group]:
+def _over_totals(hay: Haystack, rows: list[Group], focus: frozenset[str]) -> list[Group]:
     """For a share or ratio: each cell of a row the question names beside its column's
     total (:func:`column_total`), which a question names only as "total" ("the
     percentage of capital leases in the total liabilities": Capital leases over the
-    Total row). Only the cells of the columns it names, when it names some."""
-    named_cells = {leaf for g in asked for leaf in g.leaves}
+    Total row). Only the cells of the columns it names (by header or title), when it
+    names some; each pair once (a row's period cells are a group of their own too)."""
     out = []
+    seen: set[tuple[LeafId, LeafId]] = set()
     for row in rows:
-        cells = [(v, leaf) for v, leaf in zip(row.values, row.leaves, strict=True)
-                 if leaf in named_cells] or list(zip(row.values, row.leaves, strict=True))
+        cells = list(zip(row.values, row.leaves, strict=True))
+        cells = [(v, leaf) for v, leaf in cells if _column_named(hay, leaf, focus)] or cells
         for value, leaf in cells:
             total = column_total(hay, leaf)
-            if total is not None and total != leaf:
+            if total is not None and total != leaf and (leaf, total) not in seen:
+                seen.add((leaf, total))
                 pair = sorted([(value, leaf), (hay.leaf_value[total], total)])
                 out.append(Group("over_total", tuple(v for v, _ in pair), tuple(l for _, l in pair), row.scale))
     return out
+
+
+def _column_named(hay: Haystack, leaf: LeafId, focus: frozenset[str]) -> bool:
+    """Whether ``focus`` names a cell's column, by its header or its titles."""
+    return _is_named(label_words(hay.leaves[leaf].key or ""), focus) or any(
+        _is_named(label_words(title), focus) for title in hay.titles_of(leaf))
 
 
 #: More rows named in full than this and the wording named no row in particular.
