@@ -244,8 +244,8 @@ def test_one_percentage_row_does_not_make_a_column_of_amounts_percentages():
     # is never a percentage; fields of separate tools are no column
     owned = {"columns": ["", "2019"], "rows": [["Sales to affiliates", "$10,436"], ["Ownership", "72%"],
                                                ["Kyocera ownership of AVX", "100%"]]}
-    # (not a match; the derive stage still reads it as 10,436 over the 100% cell: a known gap)
-    assert item(verify("Sales were 10,436% in 2019.", owned), "10,436%").status != "exact"
+    # nor is a "$" amount over a "100%" cell a ratio that means anything
+    assert item(verify("Sales were 10,436% in 2019.", owned), "10,436%").status == "unsupported"
     tools = [{"name": "a", "output": {"revenue": "$10,227"}}, {"name": "b", "output": {"revenue": "62.1%"}}]
     assert item(verify("Revenue was 10,227%.", tools), "10,227%").status == "unsupported"
     # most of a column printed with "%": its plain cells are percentages too

@@ -400,6 +400,8 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         return False
     if group.kind == "mixed" and op in ("difference", "sum") and not _adds_to(group, idx, t):
         return False
+    if op in ("ratio", "percent_change") and len(idx) == 2 and _money_over_percent(hay, group, idx):
+        return False
     if group.kind == "text" and op in ("difference", "sum", "average") and not _same_kind(hay, group, idx):
         return False
     if group.order and op in ("difference", "percent_change"):
@@ -466,6 +468,18 @@ def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[Decimal, frozenset[str]]:
                 else "bare")
             kinds[m.written if m.written is not None else m.num_forms[0].value].add(kind)
     return {value: frozenset(found) for value, found in kinds.items()}
+
+
+def _money_over_percent(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
+    """Whether one operand is a cell printed as money and the other a cell printed as
+    a percentage ("$10,436" over an ownership row's "100%"): no ratio or change of the
+    two means anything. Read from the cells as printed, not from their columns."""
+    raws = [hay.leaves[group.leaves[i]].raw for i in idx[:2]]
+    if any(group.leaves[i] in hay.text_values for i in idx[:2]):
+        return False  # a paragraph's raw text says nothing of one figure
+    money = [bool(_CURRENCY_SIGN.search(r)) for r in raws]
+    percent = ["%" in r for r in raws]
+    return (money[0] and percent[1]) or (money[1] and percent[0])
 
 
 def _adds_to(group: Group, idx: tuple[int, ...], t: _Target) -> bool:
