@@ -782,7 +782,7 @@ def test_figures_asked_by_date_must_be_the_asked_thing_of_the_asked_date(paragra
 
 
 def test_figures_asked_by_date_are_not_read_past_a_bound():
-    from verifier.derive import MAX_PROSE_CLAUSES
+    from verifier.asked_text import MAX_PROSE_CLAUSES
     psu = ["In February 2016, we granted 547,000 PSUs.", "In October 2018, we granted 464,888 PSUs."]
     filler = [f"In 2018, committee {i} met." for i in range(MAX_PROSE_CLAUSES)]
     question = "What is the percentage difference in the number of PSUs granted between February 2016 and October 2018?"
@@ -791,7 +791,7 @@ def test_figures_asked_by_date_are_not_read_past_a_bound():
 
 
 def test_figures_asked_by_date_are_a_few_or_none():
-    from verifier.derive import MAX_PROSE_ASKED
+    from verifier.asked_text import MAX_PROSE_ASKED
     teams = ["sales", "audit", "legal", "risk", "ops", "tax", "trading", "research", "credit", "treasury"]
     assert len(teams) > MAX_PROSE_ASKED
     many = {"paragraphs": [f"In 2019, we granted {100 + i},000 PSUs to {team}."

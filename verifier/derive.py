@@ -5,8 +5,10 @@ operand paths, instead of being flagged as coming from nowhere.
 Only values still unsupported after matching are searched, and only over plausible
 operands (:mod:`verifier.operands`): the same record or table row, one row label down a
 stacked table, the same column (one key across the records of an array, one column of
-a table) or one section of it (totals and means only), the figures of one paragraph, then anywhere in the same tool result
-(difference and percent change only). The groups the question or sentence names are
+a table) or one section of it (totals and means only), the figures of one paragraph,
+the figures of the text the question names and the cells beside them
+(:mod:`verifier.asked_text`), then anywhere in the same tool result (difference and
+percent change only). The groups the question or sentence names are
 searched first with the operations its wording names, then three- and four-cell
 expressions over those cells (:mod:`verifier.compound`), then those operations
 everywhere, then the rest. Within a group every pairwise search is a bisection over the
@@ -35,24 +37,32 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
-from typing import TypeVar
 
 import stoplists
 from normalizers import tickers
 from normalizers.numbers import CONTEXT, exponent, half_unit
 
 from . import compound, prose_periods, yearquarter
+from .asked_text import (
+    CURRENCY_SIGN,
+    asked_mixed,
+    asked_prose,
+    mixed_before,
+    named_texts,
+    same_kind,
+)
 from .attribute import same_entity
 from .extract import Mention
 from .haystack import Haystack, LeafId, key_scale
+from .labels import WORD, focus_words, is_named, label_words, row_words
 from .operands import (
+    SEARCH_KINDS,
     Group,
+    cached,
     cell_of,
     column_total,
-    facts,
+    group_fact,
     groups_of,
-    held_figure,
     holds_its_total,
     homogeneous,
     prose_series,
@@ -60,8 +70,6 @@ from .operands import (
     same_quantity,
     slug,
 )
-
-_T = TypeVar("_T")
 
 #: Operations tried in each group, cheapest and most common first.
 PAIR_OPS = ("difference", "percent_change", "sum", "average", "ratio", "product")
@@ -176,7 +184,7 @@ def chance(group: Group, op: str, t: _Target, hay: Haystack | None = None) -> fl
     window = _window(t)
     if window <= t.tolerance:
         return 0.0
-    if hay is not None and len(group.values) <= 64 and (group.kind in _SEARCH_KINDS or not _always_plausible(group, op)):
+    if hay is not None and len(group.values) <= 64 and (group.kind in SEARCH_KINDS or not _always_plausible(group, op)):
         # a small record: count only the pairs a hit could be made of (same quantity).
         # A hit's mirror (b - a for a - b, b / a for a / b) is implied by the hit, not
         # a second chance, so it does not count as crowding
@@ -371,7 +379,7 @@ def _prices_and_counts(hay: Haystack, group: Group) -> bool:
     """Whether ``group`` holds a count and a price (a product could be made). Cached."""
     leaves = group.leaves
     # (records are a handful of fields; a group of hundreds is no record to multiply in)
-    return _group_fact(hay, "products", group, lambda: group.scale == 1 and len(leaves) <= 64 and any(
+    return group_fact(hay, "products", group, lambda: group.scale == 1 and len(leaves) <= 64 and any(
         _count_times_price(hay, a, b) for a in leaves for b in leaves if a != b))
 
 
@@ -402,7 +410,7 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         return False
     if op in ("ratio", "percent_change") and len(idx) == 2 and _money_over_percent(hay, group, idx):
         return False
-    if group.kind == "text" and op in ("difference", "sum", "average") and not _same_kind(hay, group, idx):
+    if group.kind == "text" and op in ("difference", "sum", "average") and not same_kind(hay, group, idx):
         return False
     if group.order and op in ("difference", "percent_change"):
         first, second = group.order[idx[0]], group.order[idx[1]]
@@ -413,7 +421,7 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         if group.kind == "mixed":
             # a word of direction needs the minuend known to be the later; a question
             # across dates needs two different years
-            if mention.direction and _mixed_before(second, first) is not True:
+            if mention.direction and mixed_before(second, first) is not True:
                 return False
             if group.across and (0 in (first[0], second[0]) or first[0] == second[0]):
                 return False
@@ -439,37 +447,6 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
     return not (op in _ADDITIVE and _too_coarse(mention, _value_of(group, op, idx), t.value, operands))
 
 
-def _same_kind(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
-    """Whether two figures of one paragraph may be added, subtracted or averaged: not
-    an amount of money and a count ("$1.7 million" and "1.2 million dozen"). A bare
-    figure ("4.1 million" after "$5.2 million and") is either."""
-    kinds = _cached(hay, ("figure_kinds", group.leaves[0]), lambda: _figure_kinds(hay, group.leaves[0]))
-    first, second = (kinds.get(group.values[i], frozenset()) for i in idx[:2])
-    return not ({"money"} == first and {"count"} == second or {"count"} == first and {"money"} == second)
-
-
-#: Words after a bare figure that say nothing of what it counts.
-_CONNECTIVE = frozenset({"and", "or", "for", "in", "to", "from", "of", "at", "as", "by", "on", "with", "during",
-                         "compared", "versus", "vs", "respectively", "which", "that", "was", "were", "is", "are",
-                         "million", "billion", "thousand", "the", "a", "an", "net", "per", "each", "this", "than"})
-
-
-def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[Decimal, frozenset[str]]:
-    """For each figure of a text, as its paragraph group holds it: "money" (a currency
-    amount), "count" (a number followed by what it counts: "1.2 million dozen",
-    "5 farms") or "bare"."""
-    text = hay.leaves[leaf].raw
-    kinds: dict[Decimal, set[str]] = defaultdict(set)
-    for m in hay.extractor.extract(text, quoted=False, data=True):
-        if m.num_forms and m.kind in ("amount", "number"):
-            after = _WORD.match(text[m.end:].lstrip())
-            kind = "money" if m.kind == "amount" else (
-                "count" if after and after.group().lower() not in _CONNECTIVE and not after.group().isdigit()
-                else "bare")
-            kinds[m.written if m.written is not None else m.num_forms[0].value].add(kind)
-    return {value: frozenset(found) for value, found in kinds.items()}
-
-
 def _money_over_percent(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
     """Whether one operand is a cell printed as money and the other a cell printed as
     a percentage ("$10,436" over an ownership row's "100%"): no ratio or change of the
@@ -477,7 +454,7 @@ def _money_over_percent(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bo
     raws = [hay.leaves[group.leaves[i]].raw for i in idx[:2]]
     if any(group.leaves[i] in hay.text_values for i in idx[:2]):
         return False  # a paragraph's raw text says nothing of one figure
-    money = [bool(_CURRENCY_SIGN.search(r)) for r in raws]
+    money = [bool(CURRENCY_SIGN.search(r)) for r in raws]
     percent = ["%" in r for r in raws]
     return (money[0] and percent[1]) or (money[1] and percent[0])
 
@@ -505,7 +482,7 @@ def _groups_for(hay: Haystack, groups: list[Group], entity: str) -> list[Group]:
                 owner = owners.pop() or ""
                 solo[tickers.canonical(owner).split(".", 1)[0]].append((owner, id(g)))
         return solo, {gid for pairs in solo.values() for _, gid in pairs}
-    solo, owned = _cached(hay, ("owner_index", 0), make)
+    solo, owned = cached(hay, ("owner_index", 0), make)
     own = {gid for owner, gid in solo.get(tickers.canonical(entity).split(".", 1)[0], ())
            if same_entity(entity, owner)}
     return [g for g in groups if id(g) not in owned or id(g) in own]
@@ -590,37 +567,15 @@ def _value_of(group: Group, op: str, idx: tuple[int, ...]) -> Decimal:
     return CONTEXT.divide(sum(values, Decimal(0)), len(values))
 
 
-_WORD = re.compile(r"[^\W_]+")
-
-
-def focus_words(text: str) -> frozenset[str]:
-    """Content words of a question or sentence, to find the rows it talks about."""
-    skip = stoplists.load("function_words")
-    return frozenset(w for w in _WORD.findall(text.lower()) if w not in skip and (len(w) > 2 or w.isdigit()))
-
-
-_MONTHS_AND_DAYS = frozenset(
-    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-     "january", "february", "march", "april", "june", "july", "august", "september", "october",
-     "november", "december"] + [str(d) for d in range(1, 32)])
-
-
-@lru_cache(maxsize=16384)
-def label_words(text: str) -> frozenset[str]:
-    """The words of a row or column label that a question would repeat: a column "Dec
-    28, 2019" is named by "in 2019", so month names and day numbers do not count."""
-    return focus_words(text) - _MONTHS_AND_DAYS
-
-
 def _label_words(hay: Haystack, group: Group) -> frozenset[str]:
     """What a group is called: a row's or record's label, a column's header. Cached."""
-    return _group_fact(hay, "label", group, lambda: _label_words_uncached(hay, group))
+    return group_fact(hay, "label", group, lambda: _label_words_uncached(hay, group))
 
 
 def _label_words_uncached(hay: Haystack, group: Group) -> frozenset[str]:
     leaf = hay.leaves[group.leaves[0]]
     if group.kind in ("record", "stacked"):
-        return _row_words(hay, leaf.node)
+        return row_words(hay, leaf.node)
     if group.kind == "column":
         text = leaf.key or str(hay._segment[leaf.node])
     elif group.kind == "section":  # its column's header and its heading row's words
@@ -630,57 +585,16 @@ def _label_words_uncached(hay: Haystack, group: Group) -> frozenset[str]:
     return label_words(text)
 
 
-def _is_named(words: frozenset[str], focus: frozenset[str]) -> bool:
-    """At least half of a label's words are in the question or sentence."""
-    return bool(words) and len(words & focus) * 2 >= len(words)
-
-
-def label_named(hay: Haystack, leaf: LeafId, focus: frozenset[str]) -> bool:
-    """Whether ``focus`` names the row or record holding ``leaf``."""
-    return _is_named(_row_words(hay, hay.leaves[leaf].node), focus)
-
-
-def _row_words(hay: Haystack, node: int) -> frozenset[str]:
-    """The label words of the row or record holding ``node``."""
-    return label_words(record_label(hay, node).replace("_", " "))
-
-
 def _named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
     """The groups of ``family`` whose label the question or sentence names. A whole
     family of the haystack (:func:`_families`) is looked up by word, not walked: a
     screener of 20,000 records is asked this for every value."""
     kind = family[0].kind if family else ""
     if family is _families(hay).get(kind):
-        index: dict[str, list[int]] = _cached(hay, ("label_index", kind), lambda: _label_index(hay, family))
+        index: dict[str, list[int]] = cached(hay, ("label_index", kind), lambda: _label_index(hay, family))
         at = sorted({i for word in focus for i in index.get(word, ())})
-        return [family[i] for i in at if _is_named(_label_words(hay, family[i]), focus)]
-    return [g for g in family if _is_named(_label_words(hay, g), focus)]
-
-
-#: Fewer words than this that say what the question asks about, and it names no
-#: paragraph in particular.
-MIN_TEXT_WORDS = 2
-
-
-def _named_texts(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
-    """The paragraphs whose words include at least half of what the question or
-    sentence asks about (its content words less numbers and the words that name an
-    operation; at least :data:`MIN_TEXT_WORDS` of them) and one of the years it names,
-    if it names any: "the ratio of the pension
-    trust assets for 2017 to 2018" names "pension trust had assets of $415 million and
-    $480 million as of December 31, 2018 and 2017, respectively", one paragraph of a
-    filing's twenty."""
-    cues = stoplists.load_pairs("operation_cues")
-    about = frozenset(w for w in focus if not w.isdigit() and w not in cues)
-    if len(about) < MIN_TEXT_WORDS:
-        return []
-    years = frozenset(w for w in focus if yearquarter.YEAR_IN_TEXT.fullmatch(w))
-    return [g for g in family if len(about & (words := _text_words(hay, g))) * 2 >= len(about)
-            and (not years or years & words)]
-
-
-def _text_words(hay: Haystack, group: Group) -> frozenset[str]:
-    return _group_fact(hay, "text_words", group, lambda: focus_words(hay.leaves[group.leaves[0]].raw))
+        return [family[i] for i in at if is_named(_label_words(hay, family[i]), focus)]
+    return [g for g in family if is_named(_label_words(hay, g), focus)]
 
 
 def _label_index(hay: Haystack, family: list[Group]) -> dict[str, list[int]]:
@@ -701,30 +615,7 @@ def _families(hay: Haystack) -> dict[str, list[Group]]:
             if len(g.values) <= MAX_PAIR_GROUP:
                 by_kind[g.kind].append(g)
         return dict(by_kind)
-    return _cached(hay, ("families", 0), make)
-
-
-#: Groups one value's search makes from what its question names (cells named along
-#: both axes, figures of the text asked by date, a cell beside such a figure, a cell
-#: beside its column's total), not the haystack's own.
-_SEARCH_KINDS = frozenset({"asked", "mixed", "over_total"})
-
-
-def _group_fact(hay: Haystack, what: str, group: Group, make: Callable[[], _T]) -> _T:
-    """A fact about ``group``, cached by its id for the haystack's groups; made afresh
-    for the groups one search makes (:data:`_SEARCH_KINDS`): those are dropped after
-    it, and a later group could be given the same id."""
-    if group.kind in _SEARCH_KINDS:
-        return make()
-    return _cached(hay, (what, id(group)), make)
-
-
-def _cached(hay: Haystack, key: tuple[str, object], make: Callable[[], _T]) -> _T:
-    """A per-haystack fact about its groups, made on first use."""
-    cache = facts(hay)
-    if key not in cache:
-        cache[key] = make()  # type: ignore[index]
-    return cache[key]  # type: ignore[index, return-value]
+    return cached(hay, ("families", 0), make)
 
 
 def _cross_named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> list[Group]:
@@ -745,11 +636,11 @@ def _cross_named(hay: Haystack, family: list[Group], focus: frozenset[str]) -> l
             if group.kind == "record":
                 words = label_words(entry.key or "")
                 titles = hay.titles_of(leaf) if titled else ()
-                if titles and not _is_named(label_words(" ".join(titles)), focus):
+                if titles and not is_named(label_words(" ".join(titles)), focus):
                     continue
             else:
                 words = label_words(record_label(hay, entry.node).replace("_", " "))
-            if _is_named(words, focus):
+            if is_named(words, focus):
                 keep.append(i)
         if 2 <= len(keep) < len(group.values):
             out.append(Group("asked", tuple(group.values[i] for i in keep),
@@ -778,7 +669,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     by the computation its question asks for over the rows it names). ``entity`` (the
     ticker the value's clause names) leaves out groups that are only other entities'
     records. ``asked`` (the question's words alone) names figures of running text by
-    date (:func:`_asked_prose`). ``refuses`` says which hits the question rules out
+    date (:func:`asked_prose`). ``refuses`` says which hits the question rules out
     (the pipeline's row and year checks): the search goes on past them, their chances
     counted like any other search's.
     """
@@ -801,7 +692,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
                 named.append((kind, rows))
             continue
         if focus and kind == "text":
-            texts = _named_texts(hay, family, focus)
+            texts = named_texts(hay, family, focus)
             if len(texts) == len(family):
                 texts = []
         if focus and kind in ("record", "column", "section"):
@@ -830,12 +721,12 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         chances = _Chances(hay, mention, refuses)
         found = _search(mention, hay, max_chance, named, cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and asked and entity is None:
-            prose = _asked_prose(hay, asked)  # read only when needed: it reads the paragraphs
+            prose = asked_prose(hay, asked)  # read only when needed: it reads the paragraphs
             if prose:
                 named.append(("prose", prose))
                 found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and asked and entity is None:
-            mixed = _asked_mixed(hay, asked, focus)
+            mixed = asked_mixed(hay, asked, focus)
             if mixed:
                 named.append(("mixed", mixed))
                 found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
@@ -882,237 +773,12 @@ def _over_totals(hay: Haystack, rows: list[Group], focus: frozenset[str]) -> lis
 
 def _column_named(hay: Haystack, leaf: LeafId, focus: frozenset[str]) -> bool:
     """Whether ``focus`` names a cell's column, by its header or its titles."""
-    return _is_named(label_words(hay.leaves[leaf].key or ""), focus) or any(
-        _is_named(label_words(title), focus) for title in hay.titles_of(leaf))
+    return is_named(label_words(hay.leaves[leaf].key or ""), focus) or any(
+        is_named(label_words(title), focus) for title in hay.titles_of(leaf))
 
 
 #: More rows named in full than this and the wording named no row in particular.
 MAX_NAMED_ROWS = 4
-#: More dated figures of the running text than this answer the question and it named
-#: nothing in particular.
-MAX_PROSE_ASKED = 8
-
-
-def _asked_prose(hay: Haystack, asked: frozenset[str]) -> list[Group]:
-    """The figures of a tool result's running text that the question (``asked``: its
-    words, never the answer's) names by date and by what they are, across its
-    paragraphs: "the PSUs granted in February 2016 and October 2018" asks for "In
-    February 2016, we granted 547,000 PSUs" and "In October 2018, we granted 464,888
-    PSUs", two paragraphs apart. Each figure must be dated by its clause
-    (:func:`prose_periods.dated_figures`) with a date whose every word (month, year)
-    the question names (only its year, when the question names no month); the words
-    beside it (:func:`_what`) must share one with the question that is not boilerplate
-    ("the Company", "million"); a change ("increased by $50 million") is no level.
-    Amounts of money and counts are kept apart. Like cells named along both axes, any
-    operation may combine them (kind ``asked``), but a change needs two dates, and a
-    word of direction the later less the earlier (``Group.order``). Made once per
-    haystack and question; past :data:`MAX_PROSE_CLAUSES` clauses to read, none is read
-    (no group)."""
-    years = prose_periods.when_words(" ".join(w for w in asked if w.isdigit()))
-    if not years:
-        return []  # no year named: nothing is asked by date
-
-    def make() -> list[Group]:
-        by: dict[tuple[int, Decimal, bool], dict[tuple[Decimal, tuple[int, int]], LeafId]] = defaultdict(dict)
-        for fig in _asked_figures(hay, asked):  # the same figure stated twice for one date is one operand
-            by[(hay.leaves[fig.leaf].tool, fig.scale, fig.money)].setdefault((fig.value, fig.order), fig.leaf)
-        groups = []
-        for (_, scale, _), members in by.items():
-            if len(years) > 1 and len({order for _, order in members}) < 2:
-                continue  # asked across years, all of one date: nothing asked (two items of 2019)
-            if 2 <= len(members) <= MAX_PROSE_ASKED:
-                keys = sorted(members)
-                groups.append(Group("asked", tuple(v for v, _ in keys), tuple(members[k] for k in keys), scale,
-                                    order=tuple(o for _, o in keys)))
-        return groups
-    return _cached(hay, ("asked_prose", asked), make)
-
-
-@dataclass(frozen=True, slots=True)
-class _Figure:
-    """A figure of running text that a question names by date and by what it is."""
-
-    leaf: LeafId
-    value: Decimal  # as written, in ``scale``
-    scale: Decimal
-    stated: bool  # its scale is its own ("$60.3 million"), not its tool's unit field
-    order: tuple[int, int]  # (year, month or 0)
-    money: bool
-    percent: bool
-
-
-def _asked_figures(hay: Haystack, asked: frozenset[str]) -> list[_Figure]:
-    """Every figure of the running text the question names by date and by what it is
-    (the rules of :func:`_asked_prose`), no changes ("increased by $50 million"); none
-    past :data:`MAX_PROSE_CLAUSES` clauses to read. Made once per haystack and question."""
-    years = prose_periods.when_words(" ".join(w for w in asked if w.isdigit()))
-    if not years:
-        return []
-    # a question naming no month names a figure of "April 2019" by "2019"
-    loose = _ALL_WHEN if not asked & _ALL_WHEN else frozenset()
-
-    def make() -> list[_Figure]:
-        index = _cached(hay, ("years_in_text", 0), lambda: _years_in_text(hay))
-        leaves = sorted({leaf for year in years for leaf in index.get(year, ())})
-        if sum(prose_periods.clauses_naming(hay, leaf, years) for leaf in leaves) > MAX_PROSE_CLAUSES:
-            return []  # a question's years all over a long document name nothing in particular
-        found = []
-        for leaf in leaves:
-            for run in prose_periods.dated_figures(hay, leaf, years):
-                for dated, what in zip(run, _what(run), strict=True):
-                    if not ((dated.when - loose) <= asked and what & asked) or _CHANGE_BY.search(dated.before):
-                        continue
-                    held = held_figure(hay.text_values[leaf], dated.forms)
-                    if held is not None:
-                        value, own = held
-                        found.append(_Figure(leaf, value, own or hay.leaf_scale(leaf) or Decimal(1), own is not None,
-                                             dated.order, dated.money, dated.percent))
-        return found
-    return _cached(hay, ("asked_figures", asked), make)
-
-
-#: More cells than this named by the question and no figure of the running text is
-#: paired with them (the question named no cells in particular).
-MAX_MIXED_CELLS = 40
-#: A currency sign: a row or column that prints one holds money, not counts.
-_CURRENCY_SIGN = re.compile(r"[$€£¥₹]|\b(?:US\$|USD|EUR|GBP)\b")
-
-
-def _asked_mixed(hay: Haystack, asked: frozenset[str], focus: frozenset[str]) -> list[Group]:
-    """A figure of the running text the question names by date and what (see
-    :func:`_asked_figures`) beside the table cells whose row or column the question or
-    sentence (``focus``) names (:func:`_focus_cells`), one ``mixed`` group per tool
-    result (the text and the table one tool's output): "the sales of Kyocera resale
-    products ($318,928 in the text) less the sales to affiliates (a 2017 cell)". Only
-    amounts: no percentage on either side, and a count of the text ("3,870 options")
-    never beside a cell whose row or column prints a currency sign. The figures are put
-    in the cells' scale; one with no scale word of its own only beside cells of its
-    tool's unit (a table's corner "(in thousands)" does not say the text's "$318,928"
-    is in thousands). Only pairs of one cell and one figure are tried
-    (:func:`_plausible_pair`); each member keeps its date (``Group.order``, (0, 0)
-    when unknown) so a word of direction is the later less the earlier."""
-    figures = [f for f in _asked_figures(hay, asked) if not f.percent]
-    if not figures:
-        return []
-    across = len({w for w in asked if yearquarter.YEAR_IN_TEXT.fullmatch(w)}) > 1
-    cells: dict[int, dict[LeafId, Decimal]] = defaultdict(dict)
-    for leaf in _cached(hay, ("focus_cells", focus), lambda: _focus_cells(hay, focus)):
-        if not hay.is_percent(leaf):
-            cells[hay.leaves[leaf].tool][leaf] = hay.leaf_value[leaf]
-    groups = []
-    for tool, own in cells.items():
-        scales = Counter(hay.leaf_scale(leaf) or Decimal(1) for leaf in own)
-        scale = max(scales, key=lambda s: (scales[s], s != 1))
-        texts = [f for f in figures if hay.leaves[f.leaf].tool == tool and (f.stated or f.scale == scale)]
-        if not texts or len(texts) > MAX_PROSE_ASKED:
-            continue
-        in_scale = [(v, leaf, _cell_order(hay, leaf)) for leaf, v in own.items()
-                    if (hay.leaf_scale(leaf) or Decimal(1)) == scale]
-        for money in (True, False):  # amounts of money beside any cell, counts beside no money
-            members = [(CONTEXT.divide(CONTEXT.multiply(f.value, f.scale), scale), f.leaf, f.order)
-                       for f in texts if f.money == money]
-            if members:
-                members += [c for c in in_scale if money or not _money_cell(hay, c[1])]
-                members.sort()
-                groups.append(Group("mixed", tuple(v for v, _, _ in members), tuple(leaf for _, leaf, _ in members),
-                                    scale, order=tuple(o for _, _, o in members), across=across))
-    return groups
-
-
-def _focus_cells(hay: Haystack, focus: frozenset[str]) -> tuple[LeafId, ...]:
-    """The figures whose column header or row label ``focus`` names (at least half of
-    its words), a one-row table's too; none when more than :data:`MAX_MIXED_CELLS`
-    per tool result (the wording named nothing in particular)."""
-    found: dict[int, list[LeafId]] = defaultdict(list)
-    for leaf in hay.leaf_value:
-        entry = hay.leaves[leaf]
-        if entry.key is not None and (_is_named(label_words(entry.key), focus) or label_named(hay, leaf, focus)):
-            found[entry.tool].append(leaf)
-    return tuple(leaf for leaves in found.values() if len(leaves) <= MAX_MIXED_CELLS for leaf in leaves)
-
-
-def _cell_order(hay: Haystack, leaf: LeafId) -> tuple[int, int]:
-    """A cell's date as a figure of the text's: (year, the quarter's last month or 0),
-    or (0, 0) when it has none."""
-    period = hay.period_of(leaf)
-    if period is None:
-        return (0, 0)
-    return (period[0], 3 * period[1] if period[1] else 0)
-
-
-def _mixed_before(a: tuple[int, int], b: tuple[int, int]) -> bool | None:
-    """Whether date ``a`` comes before ``b``; None when either is unknown or they are
-    not told apart (one year, and a month for only one of them)."""
-    if 0 in (a[0], b[0]):
-        return None
-    if a[0] != b[0]:
-        return a[0] < b[0]
-    return a[1] < b[1] if a[1] and b[1] and a[1] != b[1] else None
-
-
-def _money_cell(hay: Haystack, leaf: LeafId) -> bool:
-    """Whether a cell is money: it, its column header or another cell of its column
-    prints a currency sign ("$" is often printed on a statement's first row only), or
-    its record states a currency. Not the other cells of its row: a row of options
-    prints its exercise price in dollars beside its counts."""
-    entry = hay.leaves[leaf]
-    if _CURRENCY_SIGN.search(entry.raw) or _CURRENCY_SIGN.search(entry.key or "") or hay.currency_of(leaf):
-        return True
-    return leaf in _cached(hay, ("money_columns", 0), lambda: _money_columns(hay))
-
-
-def _money_columns(hay: Haystack) -> frozenset[LeafId]:
-    """The cells of every column where some cell prints a currency sign."""
-    money: set[LeafId] = set()
-    for g in _families(hay).get("column", []):
-        if any(_CURRENCY_SIGN.search(hay.leaves[leaf].raw) for leaf in g.leaves):
-            money.update(g.leaves)
-    return frozenset(money)
-
-
-#: A figure that is a change, not a level: "revenue increased by $50 million".
-_CHANGE_BY = re.compile(r"(?i)\b(?:by|increased|decreased|rose|fell|grew|declined|dropped|up|down)\s*$")
-
-#: More clauses than this to read for a question's years, and the prose is not read for
-#: figures asked by date (50,000 dated paragraphs would take seconds).
-MAX_PROSE_CLAUSES = 200
-
-
-def _what(run: list[prose_periods.Dated]) -> list[frozenset[str]]:
-    """What each dated figure of one clause is, as words: those right beside it
-    ("granted 464,888 PSUs", "120,000 RSUs"; no digits, no boilerplate, not its date),
-    and for a "respectively" list the clause's subject. A figure with none takes the
-    previous figure's when nothing but dates and boilerplate stands between them
-    ("$10.0 billion in fiscal 2018, and $14.0 billion in fiscal 2017": both senior
-    notes), else it has none."""
-    skip = stoplists.load("generic_figure_words")
-
-    def words(text: str, when: frozenset[str]) -> frozenset[str]:
-        return frozenset(w for w in focus_words(text) - skip - when if not w.isdigit())
-    out: list[frozenset[str]] = []
-    for dated in run:
-        own = words(f"{dated.before} {dated.after} {dated.subject}", dated.when)
-        if not own and out and dated.gap is not None and not words(dated.gap, _ALL_WHEN):
-            own = out[-1]
-        out.append(own)
-    return out
-
-
-#: Month names: date words, never what a figure is.
-_ALL_WHEN = frozenset(prose_periods.MONTHS)
-
-
-def _years_in_text(hay: Haystack) -> dict[str, list[LeafId]]:
-    """The haystack's running texts by the years they write ("2019" -> leaves)."""
-    index: dict[str, list[LeafId]] = defaultdict(list)
-    for leaf in hay.text_values:
-        text = hay.leaves[leaf].raw
-        if len(text) <= prose_periods.MAX_TEXT:
-            for year in set(yearquarter.YEAR_IN_TEXT.findall(text)):
-                index[year].append(leaf)
-    return index
-
-
 def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Group],
               cues: tuple[str, ...], max_chance: float, chances: _Chances,
               budget: Budget | None) -> Derivation | None:
@@ -1202,7 +868,7 @@ def cue_terms(text: str) -> tuple[str, ...]:
     """The words of ``text`` that name a computation ("average", "change"), in order;
     a word and the next one where the pair is listed ("percentage_of")."""
     table = stoplists.load_pairs("operation_cues")
-    words = _WORD.findall(text.lower())
+    words = WORD.findall(text.lower())
     terms = []
     for i, w in enumerate(words):
         pair = f"{w}_{words[i + 1]}" if i + 1 < len(words) else ""
@@ -1259,7 +925,7 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
 
         def scales(family: list[Group] = family) -> set[Decimal]:
             return {g.scale for g in family}
-        for scale in (_cached(hay, ("scales", kind), scales) if stable else scales()):
+        for scale in (cached(hay, ("scales", kind), scales) if stable else scales()):
             if scale not in by_scale:
                 by_scale[scale] = [t for base in _targets(mention, scale) for t in _signed(base, mention)]
         targets = by_scale
@@ -1274,7 +940,7 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
         def averageable(family: list[Group] = family, kind: str = kind) -> list[Group]:
             return [g for g in family if (not holds_its_total(hay, g) if kind == "column" else
                                           kind in ("section", "asked", "prose") or homogeneous(hay, g))]
-        eligible = (_cached(hay, ("eligible", kind), averageable) if stable else averageable()) if stats else []
+        eligible = (cached(hay, ("eligible", kind), averageable) if stable else averageable()) if stats else []
         plans.append((family, targets, pair_ops, stats, eligible, kind, stable))
     cued = {op for cue in cues for op in _CUED.get(cue, ())}
     # the operations the wording names, in every family, before anything else
@@ -1294,7 +960,7 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
             if op == "product":  # most records hold no count and price: nothing to search
                 def priced(family: list[Group] = family) -> list[Group]:
                     return [g for g in family if _prices_and_counts(hay, g)]
-                family = _cached(hay, ("priced", kind), priced) if stable else priced()
+                family = cached(hay, ("priced", kind), priced) if stable else priced()
             chances.pending.append((family, op))
             hit = _first_hit(hay, family, targets, op, mention, percent_like, budget, chances.refuses)
         else:
@@ -1362,7 +1028,7 @@ def _fitting(hay: Haystack, group: Group, targets: dict[Decimal, list[_Target]],
 
 
 def _has_percent(hay: Haystack, group: Group) -> bool:
-    return _group_fact(hay, "has_percent", group, lambda: len(group.leaves) > MAX_PAIR_GROUP or any(
+    return group_fact(hay, "has_percent", group, lambda: len(group.leaves) > MAX_PAIR_GROUP or any(
         hay.is_percent(leaf) for leaf in group.leaves))
 
 

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
+from typing import TypeVar
 
 import stoplists
 from normalizers.numbers import CONTEXT
 
 from . import compound, prose_periods, yearquarter
 from .haystack import Haystack, LeafId, is_period_label
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,3 +382,26 @@ def holds_its_total(hay: Haystack, group: Group) -> bool:
         cache[key] = any(_CLOSING_ROW.search(record_label(hay, hay.leaves[leaf].node))
                          for leaf in group.leaves)
     return bool(cache[key])
+
+
+#: Groups one value's search makes from what its question names (cells named along
+#: both axes, figures of the text asked by date, a cell beside such a figure, a cell
+#: beside its column's total), not the haystack's own.
+SEARCH_KINDS = frozenset({"asked", "mixed", "over_total"})
+
+
+def group_fact(hay: Haystack, what: str, group: Group, make: Callable[[], _T]) -> _T:
+    """A fact about ``group``, cached by its id for the haystack's groups; made afresh
+    for the groups one search makes (:data:`SEARCH_KINDS`): those are dropped after
+    it, and a later group could be given the same id."""
+    if group.kind in SEARCH_KINDS:
+        return make()
+    return cached(hay, (what, id(group)), make)
+
+
+def cached(hay: Haystack, key: tuple[str, object], make: Callable[[], _T]) -> _T:
+    """A per-haystack fact about its groups, made on first use."""
+    cache = facts(hay)
+    if key not in cache:
+        cache[key] = make()  # type: ignore[index]
+    return cache[key]  # type: ignore[index, return-value]

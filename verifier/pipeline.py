@@ -39,14 +39,13 @@ from .derive import (
     asked_cues,
     cue_words,
     derive,
-    focus_words,
-    label_named,
     suggestion_name,
 )
 from .extract import NUMERIC_KINDS, Mention, extractor
 from .grounding import ground
 from .haystack import Haystack
 from .judge import Judge, Trigger, evidence_for, judge_from_env, judge_sentence, sentence_leaves
+from .labels import focus_words, label_named
 from .match import derived_item, match, misattributed_derivation, stale_item
 from .models import (
     SUPPORTED_STATUSES,
