@@ -116,12 +116,13 @@ def asked_mixed(hay: Haystack, asked: frozenset[str], focus: frozenset[str]) -> 
     result (the text and the table one tool's output): "the sales of Kyocera resale
     products ($318,928 in the text) less the sales to affiliates (a 2017 cell)". Only
     amounts: no percentage on either side, and a count of the text ("3,870 options")
-    never beside a cell whose row or column prints a currency sign. The figures are put
+    never beside a money cell (:func:`_money_cell`). The figures are put
     in the cells' scale; one with no scale word of its own only beside cells of its
     tool's unit (a table's corner "(in thousands)" does not say the text's "$318,928"
-    is in thousands). Only pairs of one cell and one figure are tried
-    (:func:`_plausible_pair`); each member keeps its date (``Group.order``, (0, 0)
-    when unknown) so a word of direction is the later less the earlier."""
+    is in thousands). The derive stage tries only pairs of one cell and one figure;
+    each member keeps its date (``Group.order``, (0, 0) when unknown) so a word of
+    direction is the later less the earlier, and ``Group.across`` says the question
+    names two years or more."""
     figures = [f for f in _asked_figures(hay, asked) if not f.percent]
     if not figures:
         return []
