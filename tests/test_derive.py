@@ -1118,6 +1118,10 @@ def test_figures_of_a_paragraph_are_added_or_averaged_only_as_the_same_kind():
                            "dozen, or 0.1%, resulting in an increase in net sales of $1.7 million.")]}
     question = "What is the average increase in shell egg sales in 2019?"
     assert one("The answer is 1.45.", eggs, question=question)[0].status == "unsupported"  # dozens and dollars
+    # "5 farms" does not make the $5 million of the same sentence a count or a bare figure
+    farms = {"paragraphs": ["We sold 3 million dozen eggs for revenue of $5 million at 5 farms."]}
+    assert one("The answer is 4 million.", farms, question="What is the average of eggs and revenue?")[0].status \
+        == "unsupported"
     debentures = {"paragraphs": [("Debt securities included approximately $53 million of Bell Canada debentures at "
                                  "December 31, 2019 and approximately $68 million at December 31, 2018.")]}
     item, _ = one("The answer is 60.5 million.", debentures,

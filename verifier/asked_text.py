@@ -274,7 +274,10 @@ def same_kind(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
     an amount of money and a count ("$1.7 million" and "1.2 million dozen"). A bare
     figure ("4.1 million" after "$5.2 million and") is either."""
     kinds = cached(hay, ("figure_kinds", group.leaves[0]), lambda: _figure_kinds(hay, group.leaves[0]))
-    first, second = (kinds.get(group.values[i], frozenset()) for i in idx[:2])
+    # a paragraph's group holds its figures of one scale word ("$5 million" with the
+    # millions, "5 farms" with the figures that have none)
+    first, second = (kinds.get((group.values[i], group.scale)) or kinds.get((group.values[i], None), frozenset())
+                     for i in idx[:2])
     return not ({"money"} == first and {"count"} == second or {"count"} == first and {"money"} == second)
 
 
@@ -284,17 +287,22 @@ _CONNECTIVE = frozenset({"and", "or", "for", "in", "to", "from", "of", "at", "as
                          "million", "billion", "thousand", "the", "a", "an", "net", "per", "each", "this", "than"})
 
 
-def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[Decimal, frozenset[str]]:
-    """For each figure of a text, as its paragraph group holds it: "money" (a currency
-    amount), "count" (a number followed by what it counts: "1.2 million dozen",
-    "5 farms") or "bare"."""
+def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[tuple[Decimal, Decimal | None], frozenset[str]]:
+    """For each figure of a text, by its value as written and its own scale (None
+    without a scale word), as the haystack keeps it: "money" (a currency amount),
+    "count" (a number followed by what it counts: "1.2 million dozen", "5 farms") or
+    "bare"."""
     text = hay.leaves[leaf].raw
-    kinds: dict[Decimal, set[str]] = defaultdict(set)
+    kinds: dict[tuple[Decimal, Decimal | None], set[str]] = defaultdict(set)
     for m in hay.extractor.extract(text, quoted=False, data=True):
         if m.num_forms and m.kind in ("amount", "number"):
             after = WORD.match(text[m.end:].lstrip())
             kind = "money" if m.kind == "amount" else (
                 "count" if after and after.group().lower() not in _CONNECTIVE and not after.group().isdigit()
                 else "bare")
-            kinds[m.written if m.written is not None else m.num_forms[0].value].add(kind)
-    return {value: frozenset(found) for value, found in kinds.items()}
+            operand, written = m.num_forms[0].value, m.written
+            if written is None or written == operand:
+                kinds[(operand, None)].add(kind)
+            else:  # "$5 million": 5 in millions, as the haystack's text figures hold it
+                kinds[(written, CONTEXT.divide(operand, written))].add(kind)
+    return {key: frozenset(found) for key, found in kinds.items()}
