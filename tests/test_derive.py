@@ -494,10 +494,20 @@ POSITIONS = {"positions": [{"symbol": "AAPL", "qty": 150, "avg_cost": 120.5, "pr
     ("Your AAPL position is worth $21.3 thousand.", "unsupported", None),
     # another ticker's value
     ("Your AAPL position is worth $16,408.", "misattributed", "$.positions[1].qty * $.positions[1].price"),
+    # to the whole dollar, the cents dropped (40 x 300.1 = 12,004.0; 150 x 142.37 below)
+    ("Your MSFT cost was $12,004.", "derived", "$.positions[1].qty * $.positions[1].avg_cost"),
 ])
 def test_a_count_times_its_price_is_a_value(answer, status, expression):
     item = next(i for i in verify(answer, POSITIONS).items if i.kind != "ticker")
     assert (item.status, item.expression) == (status, expression)
+
+
+def test_a_product_may_drop_its_cents_not_more():
+    held = {"positions": [{"symbol": "AAPL", "qty": 150, "price": 142.37}]}  # 21,355.50
+    for answer, status in (("worth $21,356.", "derived"), ("worth $21,355.50.", "derived"),
+                           ("worth $21,357.", "unsupported"), ("worth $21,360.", "unsupported")):
+        item = next(i for i in verify(f"Your AAPL position is {answer}", held).items if i.kind != "ticker")
+        assert item.status == status, (answer, item.reason)
 
 
 def test_only_a_count_and_a_price_multiply():

@@ -433,9 +433,11 @@ def _acceptable(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _
         # (without a word of direction, "the difference between 2018 and 2019" may be
         # given either way round)
         return False
-    if op == "product":  # written as exactly as it comes out ($21,345 for 150 x 142.30), or hedged
+    if op == "product":  # written as exactly as it comes out ($21,345 for 150 x 142.30), to the
+        # whole unit (627,442,961 for 7,673,266 shares at $81.77: the cents dropped), or hedged
         product = _value_of(group, op, idx)
-        return not _too_coarse(mention, product, t.value, [product])
+        return not _too_coarse(mention, product, t.value, [product.quantize(Decimal(1)) if exponent(product) < 0
+                                                            else product])
     operands = [group.values[i] for i in idx]
     if group.kind == "mixed":  # a text's "$16.9 million" is a rounding: the result is no finer
         operands = [max(operands, key=exponent)]
