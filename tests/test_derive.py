@@ -510,6 +510,15 @@ def test_a_product_may_drop_its_cents_not_more():
         assert item.status == status, (answer, item.reason)
 
 
+def test_a_number_of_securities_is_a_count_and_securities_alone_are_not():
+    plans = {"columns": ["Plan category", "Number of securities remaining available for future issuance",
+                         "Weighted-average exercise price of outstanding options"],
+             "rows": [["Equity compensation plans", "4,446,967", "$86.98"]]}
+    assert one("That would cost $386,797,190.", plans)[0].status == "derived"
+    holdings = {"columns": ["", "Available-for-sale securities", "Price per share"], "rows": [["Fund", "4,446,967", "$86.98"]]}
+    assert one("That would cost $386,797,190.", holdings)[0].status == "unsupported"
+
+
 def test_only_a_count_and_a_price_multiply():
     # 150 x 120.5 of two prices, or of two counts, is no product; nor in a table whose
     # unit scales its counts and not its prices

@@ -371,8 +371,9 @@ def _plausible_pair(hay: Haystack, group: Group, op: str, pair: tuple[int, int])
 #: price ("price_to_earnings", "Price/Book"), not other per-share figures (a dividend
 #: per share times the shares is a payout, not what a holding is worth).
 _PER_UNIT = re.compile(r"(?i)price(?![\s_-]*(?:to(?:\b|_)|/))|(?:^|_)px(?:_|$)|cost[\s_-]*basis|av(?:era)?g[\s_-]*cost")
-#: What a count of shares or units is called: "qty", "Number of Shares", "units".
-_COUNT = re.compile(r"(?i)shares|quantity|(?:^|_)qty(?:_|$)|units|contracts")
+#: What a count of shares or units is called: "qty", "Number of Shares", "units",
+#: "Number of securities to be issued" (not "Available-for-sale securities", an amount).
+_COUNT = re.compile(r"(?i)shares|quantity|(?:^|_)qty(?:_|$)|units|contracts|number[\s_]*of[\s_]*securities")
 
 
 def _prices_and_counts(hay: Haystack, group: Group) -> bool:
