@@ -244,6 +244,7 @@ def _years_in_text(hay: Haystack) -> dict[str, list[LeafId]]:
                 index[year].append(leaf)
     return index
 
+
 #: Fewer words than this that say what the question asks about, and it names no
 #: paragraph in particular.
 MIN_TEXT_WORDS = 2
@@ -268,6 +269,7 @@ def named_texts(hay: Haystack, family: list[Group], focus: frozenset[str]) -> li
 
 def _text_words(hay: Haystack, group: Group) -> frozenset[str]:
     return group_fact(hay, "text_words", group, lambda: focus_words(hay.leaves[group.leaves[0]].raw))
+
 
 def same_kind(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
     """Whether two figures of one paragraph may be added, subtracted or averaged: not

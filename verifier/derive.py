@@ -782,6 +782,8 @@ def _column_named(hay: Haystack, leaf: LeafId, focus: frozenset[str]) -> bool:
 
 #: More rows named in full than this and the wording named no row in particular.
 MAX_NAMED_ROWS = 4
+
+
 def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Group],
               cues: tuple[str, ...], max_chance: float, chances: _Chances,
               budget: Budget | None) -> Derivation | None:

@@ -35,6 +35,7 @@ def label_words(text: str) -> frozenset[str]:
     28, 2019" is named by "in 2019", so month names and day numbers do not count."""
     return focus_words(text) - _MONTHS_AND_DAYS
 
+
 def is_named(words: frozenset[str], focus: frozenset[str]) -> bool:
     """At least half of a label's words are in the question or sentence."""
     return bool(words) and len(words & focus) * 2 >= len(words)

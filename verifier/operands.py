@@ -365,7 +365,6 @@ def slug(text: object) -> str:
     return "_".join("".join(ch if ch.isalnum() else " " for ch in str(text).lower()).split()) or "value"
 
 
-
 def closes_section(label: str) -> bool:
     """Whether a row label names a total that closes the rows above it ("Total",
     "Total non-current assets", "Subtotal", "Grand total", "Segment total"): printed
