@@ -1099,7 +1099,36 @@ def test_a_share_of_a_named_row_divides_by_its_columns_total_row():
     # the Total row is the whole: not added to the row's cell as a share of the pair would
     assert item.status == "derived" and item.expression == "($.rows[1][1] / $.rows[5][1]) * 100", item.reason
     assert one("The answer is 0.96%.", obligations, question=question)[0].status == "unsupported"
-    assert one("The answer is 0.69%.", obligations)[0].status == "unsupported"  # no question: no row named
+    assert one("The answer is 0.96%.", obligations)[0].status == "unsupported"
+
+
+OBLIGATIONS = {"columns": ["", "Total", "Less Than 1 Year", "1-3 Years", "Years3-5", "More Than 5 Years"],
+               "rows": [["Operating leases", "$98,389", "$37,427", "$36,581", "$12,556", "$11,825"],
+                        ["Capital leases (1)", "50,049", "7,729", "17,422", "10,097", "14,801"],
+                        ["Purchase obligations", "424,561", "345,498", "28,946", "13,442", "36,675"],
+                        ["Long-term debt and interest expense (2)", "6,468,517", "660,840", "1,079,096",
+                         "257,630", "4,470,951"],
+                        ["Other long-term liabilities (4)", "190,821", "4,785", "13,692", "7,802", "164,542"],
+                        ["Total", "$7,232,337", "$1,056,279", "$1,175,737", "$301,527", "$4,698,794"]]}
+
+
+def test_only_the_groups_searched_up_to_a_hit_count_against_it():
+    # the same ratio (capital leases over the Total row) in the first column searched
+    # and in the last: the first is one column's chances; the last comes after four
+    # columns whose ratios crowd it, and the budget refuses it
+    first, _ = one("The answer is 0.69%.", OBLIGATIONS)  # 50,049 / 7,232,337
+    assert first.status == "derived" and first.expression == "($.rows[1][1] / $.rows[5][1]) * 100", first.reason
+    assert one("The answer is 0.31%.", OBLIGATIONS)[0].status == "unsupported"  # 14,801 / 4,698,794
+    loose, _ = one("The answer is 0.31%.", OBLIGATIONS, policy=Policy(derive_max_chance=1.0))
+    assert loose.status == "derived" and loose.expression == "($.rows[1][5] / $.rows[5][5]) * 100", loose.reason
+
+
+def test_a_row_with_a_total_column_is_not_summed_averaged_or_shared_whole():
+    # "Purchase obligations" with its Total cell: 28,946 over the whole row is over
+    # twice the obligations (3.4%), a share of nothing
+    item, _ = one("The answer is 3.4%.", OBLIGATIONS)
+    assert item.status == "unsupported", item.reason
+    assert one("The answer is 849,122.", OBLIGATIONS)[0].status == "unsupported"  # the row summed with its total
 
 
 def test_equal_negative_cells_do_not_offset_the_crowding_of_a_ratio():

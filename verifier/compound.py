@@ -16,7 +16,7 @@ budget.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations, permutations
@@ -213,9 +213,12 @@ def search(jobs: list[tuple[list[Cell], list[Target]]], cues: tuple[str, ...],
            accept: Callable[[Found, Target], bool]) -> tuple[tuple[Found, Target] | None, float]:
     """The first result of the cued expressions over each job's cells that equals one
     of its targets and passes ``accept``, and the expected number of accidental hits
-    over everything enumerated (every job): the caller believes the hit only if that,
-    with the chances it already spent, stays within its budget. Results that do not
-    ``fit`` a target (a sum of amounts for a percentage) are neither hits nor chances."""
+    over everything enumerated up to it (every job up to and including the hit's): the
+    caller believes the hit only if that, with the chances it already spent, stays
+    within its budget. A wrong value is then believed only where the chances of the
+    searches up to its hit were within budget, which bounds false hits by it. Results
+    that do not ``fit`` a target (a sum of amounts for a percentage) are neither hits
+    nor chances."""
     makers = templates_for(cues)
     hit: tuple[Found, Target] | None = None
     near: dict[Target, int] = {}  # per target: results near it that miss
@@ -223,14 +226,40 @@ def search(jobs: list[tuple[list[Cell], list[Target]]], cues: tuple[str, ...],
         if not 3 <= len(cells) <= MAX_CELLS:
             continue
         for make in makers:
-            for found in make(cells):
-                for t in targets:
-                    if found.additive != t.additive or not fits(found, t):
-                        continue
-                    off = abs(found.result - t.value)
-                    if off <= t.tolerance:
-                        if hit is None and accept(found, t):
-                            hit = (found, t)
-                    elif off <= t.window:
-                        near[t] = near.get(t, 0) + 1
-    return hit, sum(accidental_hits(n, t.tolerance, t.window) for t, n in near.items())
+            found = _tally(make(cells), targets, fits, accept, near)
+            hit = hit or found
+        if hit is not None:
+            break  # the jobs after the hit's were never searched for this value
+    return hit, _risk(near)
+
+
+def score(founds: Iterable[Found], targets: list[Target],
+          accept: Callable[[Found, Target], bool]) -> tuple[tuple[Found, Target] | None, float]:
+    """The first of ``founds`` (results worked out elsewhere: the ratio a question
+    spells out) that equals one of ``targets`` and passes ``accept``, and the expected
+    number of accidental hits over all of them, counted as :func:`search` counts."""
+    near: dict[Target, int] = {}
+    hit = _tally(founds, targets, lambda found, t: True, accept, near)
+    return hit, _risk(near)
+
+
+def _tally(founds: Iterable[Found], targets: list[Target], fits: Callable[[Found, Target], bool],
+           accept: Callable[[Found, Target], bool], near: dict[Target, int]) -> tuple[Found, Target] | None:
+    """The first result within tolerance of a target that ``accept`` takes; every
+    result near a target that misses it counted in ``near``."""
+    hit: tuple[Found, Target] | None = None
+    for found in founds:
+        for t in targets:
+            if found.additive != t.additive or not fits(found, t):
+                continue
+            off = abs(found.result - t.value)
+            if off <= t.tolerance:
+                if hit is None and accept(found, t):
+                    hit = (found, t)
+            elif off <= t.window:
+                near[t] = near.get(t, 0) + 1
+    return hit
+
+
+def _risk(near: dict[Target, int]) -> float:
+    return sum(accidental_hits(n, t.tolerance, t.window) for t, n in near.items())

@@ -43,6 +43,7 @@ from normalizers import tickers
 from normalizers.numbers import CONTEXT, exponent, half_unit
 
 from . import compound, prose_periods, yearquarter
+from .asked_ratio import Sides, candidates
 from .asked_text import (
     CURRENCY_SIGN,
     asked_mixed,
@@ -655,7 +656,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
            focus: frozenset[str] = frozenset(), cues: tuple[str, ...] = (),
            budget: Budget | None = None, named_only: bool = False,
            entity: str | None = None, asked: frozenset[str] = frozenset(),
-           refuses: Callable[[Derivation], bool] | None = None) -> Derivation | None:
+           refuses: Callable[[Derivation], bool] | None = None, sides: Sides | None = None) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
@@ -722,7 +723,9 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         # those cells; then those operations everywhere; then the others: each search
         # adds to the same count of chances
         chances = _Chances(hay, mention, refuses)
-        found = _search(mention, hay, max_chance, named, cues, budget, chances, cued_only=True)
+        found = _spelled_ratio(mention, hay, sides, max_chance, chances) if sides is not None else None
+        if found is None and not chances.refused:
+            found = _search(mention, hay, max_chance, named, cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and asked and entity is None:
             prose = asked_prose(hay, asked)  # read only when needed: it reads the paragraphs
             if prose:
@@ -825,15 +828,7 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
             return False
         if t.additive and _too_coarse(mention, found.result, t.value, [c.value for c in found.cells]):
             return False
-        return not (chances.refuses and chances.refuses(made(found, t)))
-
-    def made(found: compound.Found, t: compound.Target) -> Derivation:
-        def written(operands: list[str]) -> str:  # the expression over paths, or figures
-            text = found.template.format(*operands)
-            return f"({text}) * 100" if t.percent and not t.additive else text
-        return Derivation(found.op, tuple(c.leaf for c in found.cells),
-                          written([hay.path(c.leaf) for c in found.cells]), "asked", t.value,
-                          tuple(c.value for c in found.cells), written([_figure(c.value) for c in found.cells]))
+        return not (chances.refuses and chances.refuses(_made(hay, found, t)))
 
     if budget is not None and not budget.spend(sum(len(cells) ** 2 for _, cells in sets)):
         raise _OutOfBudget
@@ -843,7 +838,37 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
         return None
     if not chances.believed(max_chance):
         return None
-    return made(*hit)
+    return _made(hay, *hit)
+
+
+def _made(hay: Haystack, found: compound.Found, t: compound.Target) -> Derivation:
+    """A result of a longer expression (:mod:`verifier.compound`) as a derivation."""
+    def written(operands: list[str]) -> str:  # the expression over paths, or figures
+        text = found.template.format(*operands)
+        return f"({text}) * 100" if t.percent and not t.additive else text
+    return Derivation(found.op, tuple(c.leaf for c in found.cells),
+                      written([hay.path(c.leaf) for c in found.cells]), "asked", t.value,
+                      tuple(c.value for c in found.cells), written([_figure(c.value) for c in found.cells]))
+
+
+def _spelled_ratio(mention: Mention, hay: Haystack, sides: Sides, max_chance: float,
+                   chances: _Chances) -> Derivation | None:
+    """The ratio the question spells out (:mod:`verifier.asked_ratio`), first of all:
+    the few results of that one expression are the few chances it adds."""
+    founds = candidates(hay, sides)
+    if not founds:
+        return None
+    targets = [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
+               for base in _targets(mention, Decimal(1)) for t in _signed(base, mention)
+               if not t.magnitude and not t.additive]
+
+    def accept(found: compound.Found, t: compound.Target) -> bool:
+        return not (chances.refuses and chances.refuses(_made(hay, found, t)))
+    hit, risk = compound.score(founds, targets, accept)
+    chances.spent += risk
+    if hit is None or not chances.believed(max_chance):
+        return None
+    return _made(hay, *hit)
 
 
 #: Operations each cue brings forward (pair operations and group statistics).
@@ -944,7 +969,8 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
             stats = SECTION_STATS
         def averageable(family: list[Group] = family, kind: str = kind) -> list[Group]:
             return [g for g in family if (not holds_its_total(hay, g) if kind == "column" else
-                                          kind in ("section", "asked", "prose") or homogeneous(hay, g))]
+                                          kind in ("section", "asked", "prose") or homogeneous(hay, g)
+                                          and not (kind == "record" and holds_its_total(hay, g)))]
         eligible = (cached(hay, ("eligible", kind), averageable) if stable else averageable()) if stats else []
         plans.append((family, targets, pair_ops, stats, eligible, kind, stable))
     cued = {op for cue in cues for op in _CUED.get(cue, ())}
@@ -975,6 +1001,11 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
             chances.pending.append((groups, op))
             hit = _first_stat(hay, groups, targets, op, mention, percent_like, chances.refuses)
         if hit is not None:
+            # the groups after the hit's own were never searched for this value: a wrong
+            # value is believed only where the risk of the groups searched up to its hit
+            # is within budget, which bounds the expected false derivations by the budget
+            searched, _ = chances.pending[-1]
+            chances.pending[-1] = (searched[:next(i for i, g in enumerate(searched) if g is hit[0]) + 1], op)
             # risk is only worked out once a hit needs it; past the budget nothing later
             # could be believed either, so the search ends here
             return _make(hay, hit[0], op, hit[1], hit[2]) if chances.believed(max_chance) else None

@@ -373,12 +373,14 @@ def closes_section(label: str) -> bool:
 
 
 def holds_its_total(hay: Haystack, group: Group) -> bool:
-    """Whether a column holds a row that closes a section ("Total ..."): its
-    total, mean or shares would count items twice (its sections' do not). Cached."""
+    """Whether a column holds a row that closes a section ("Total ..."), or a row a
+    cell under a "Total" column: its total, mean or shares would count items twice
+    (its sections' do not). Cached."""
     cache = facts(hay)
     key = ("holds_total", id(group))
     if key not in cache:
-        cache[key] = any(_CLOSING_ROW.search(record_label(hay, hay.leaves[leaf].node))
+        cache[key] = any(_CLOSING_ROW.search(slug(hay.leaves[leaf].key or "") if group.kind == "record" else
+                                             record_label(hay, hay.leaves[leaf].node))
                          for leaf in group.leaves)
     return bool(cache[key])
 

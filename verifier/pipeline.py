@@ -24,6 +24,7 @@ from . import cells, conflicts, polarity, prose_periods, yearquarter
 from . import question as asked
 from . import score as scoring
 from ._errors import InputError, LimitError
+from .asked_ratio import ratio_sides
 from .attribute import (
     attribute,
     attribute_periods,
@@ -201,6 +202,7 @@ def derive_stage(state: State) -> None:
     # the question's words, with its abbreviated months as names ("Feb. 2016": february)
     asked = focus_words(state.question) | prose_periods.when_words(state.question) if state.question else frozenset()
     work = Budget(state.policy.derive_max_work)
+    sides = ratio_sides(state.question) if state.question else None  # "the ratio of A to B"
     matched: list[tuple[Mention, Item]] = []
     entities: list[str | None] = []  # the ticker each value's clause names, once needed
     for index, (mention, item) in enumerate(state.matched):
@@ -234,7 +236,7 @@ def derive_stage(state: State) -> None:
                 # total assets in 2014"; Net earnings over Total assets then is)
                 return None if work.exhausted else derive(
                     mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, entity, asked,
-                    refuses)
+                    refuses, sides)
             found = search()
             if found is not None and any(hay.entity_of(leaf) for leaf in found.operands):
                 if not entities:
