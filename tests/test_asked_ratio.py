@@ -38,22 +38,29 @@ def words(*parts):
     ("question", "parts", "denominator", "rest"),
     [
         ("What is the ratio of Data Center Group to Mobileye goodwill amount in 2019?",
-         words("data center group"), frozenset({"mobileye", "goodwill"}), {"2019"}),
+         words("data center group"), frozenset({"mobileye", "goodwill", "2019"}), {"2019"}),
         (("What is the proportion of land and leasehold improvements over the gross cost of land, property, "
          "and equipment in 2019?"), words("land", "leasehold improvements"),
-         frozenset({"gross", "cost", "land", "property", "equipment"}), {"2019"}),
+         frozenset({"gross", "cost", "land", "property", "equipment", "2019"}), {"2019"}),
         ("What was the domestic-state credit as a percentage of domestic-federal credit?",
          words("domestic state credit"), frozenset({"domestic", "federal", "credit"}), set()),
         ("What is the debt-to-asset ratio in 2018?", words("debt"), frozenset({"asset"}), {"2018"}),
         ("What is the ratio (in percentage) of total notes payable to total capital lease obligations?",
          words("notes payable"), frozenset({"capital", "lease", "obligations"}), set()),
+        ("what portion of the total interest expense is related to unpaid taxes in 2007?",
+         words("unpaid taxes"), frozenset({"interest", "expense"}), {"2007"}),
+        ("what percentage of the total purchase price is represented by goodwill?",
+         words("goodwill"), frozenset({"purchase", "price"}), set()),
+        # the date that ends the denominator names its row: the year is one of its words
+        ("What is the proportion of granted shares over outstanding shares at September 30, 2017?",
+         words("granted shares"), frozenset({"outstanding", "shares", "2017"}), {"2017"}),
     ],
 )
 def test_the_sides_of_a_spelled_out_ratio(question, parts, denominator, rest):
     sides = ratio_sides(question)
     assert sides is not None
     assert sides.parts == parts and sides.denominator == denominator
-    assert rest <= sides.rest and not any(w.isdigit() for p in sides.parts for w in p)
+    assert rest <= sides.rest
 
 
 @pytest.mark.parametrize("question", [
@@ -66,9 +73,17 @@ def test_questions_that_spell_out_no_ratio_of_levels(question):
     assert ratio_sides(question) is None
 
 
-def test_a_year_is_the_column_not_part_of_a_name():
-    sides = ratio_sides("What is the ratio of the gross cost in fiscal 2019 to fiscal 2018 of land?")
-    assert sides is None or not any(w.isdigit() for p in sides.parts for w in p)
+OPTIONS = {"columns": ["", "Number of Shares", "Weighted-Average Exercise Price Per Share"],
+           "rows": [["Outstanding at September 30, 2016", "3,015,374", "$3.95"], ["Granted", "147,800", "$7.06"],
+                    ["Outstanding at September 30, 2017", "2,845,866", "$4.21"], ["Granted", "299,397", "$8.60"],
+                    ["Outstanding at September 30, 2018", "2,806,364", "$4.75"]]}
+
+
+def test_a_dated_row_is_named_by_the_date_after_its_side():
+    sides = ratio_sides("What is the proportion of the first granted shares over outstanding shares at "
+                        "September 30, 2017?")
+    found = candidates(Haystack(OPTIONS), sides)
+    assert {str(f.cells[-1].value) for f in found} == {"2845866", "4.21"}  # the 2017 row only
 
 
 def test_candidates_are_taken_in_the_column_the_question_names():

@@ -38,7 +38,16 @@ _PATTERNS = tuple(re.compile(p, re.IGNORECASE) for p in (
     r"(?P<a>[\w][\w\s,'’&/-]*?)\s+as\s+an?\s+(?:ratio|percentage|proportion|share|fraction|percent)\s+of\s+(?:the\s+)?(?P<b>.+?)" + _END,
     r"\b(?:proportion|percentage|share|fraction|ratio)\s+of\s+(?P<a>.+?)\s+(?:over|against|relative\s+to|divided\s+by|compared\s+(?:to|with))\s+(?P<b>.+?)" + _END,
     r"\b(?P<a>[\w]+(?:\s+[\w]+)?)[-\s]to[-\s](?P<b>[\w]+(?:\s+[\w]+)?)\s+ratio\b",
+    # the whole first: "what percentage of the total purchase price is represented by
+    # goodwill", "what portion of total interest expense is related to unpaid taxes"
+    r"\b(?:percent(?:age)?|portion|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:is|are|was|were)\s+"
+    r"(?:represented\s+by|relate[sd]?\s+to|related\s+to|from|attributable\s+to|attributed\s+to|due\s+to)\s+"
+    r"(?:the\s+)?(?P<a>.+?)" + _END,
 ))
+
+#: The year of a date right after a side: "... at September 30, 2017".
+_DATED = re.compile(r"\s+(?:in|for|during|at|as\s+of|on)\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?"
+                    r"(?:[a-z]+\.?\s+\d{1,2},?\s+)?((?:19|20)\d\d)\b", re.IGNORECASE)
 
 #: Words that start a side without naming anything: "what is the ratio", "the percentage of".
 _LEAD = re.compile(r"^(?:(?:what|how\s+much)\s+(?:is|was|were|are)\s+)?(?:the\s+)?"
@@ -57,8 +66,9 @@ _NOT_A_LEVEL = frozenset({"difference", "percent_change", "mean"})
 class Sides:
     """What the question divides: the numerator as it names it (whole, and split into
     the parts it adds up), the denominator, and the rest of the question's words (which
-    name the column or row the cells are taken from). Years are never part of a side's
-    name: "the ratio of A in 2019 to B" takes A and B from the 2019 column."""
+    name the column or row the cells are taken from). A side's years are both: "the
+    ratio of A in 2019 to B" takes A and B from the 2019 column, "outstanding shares
+    at September 30, 2017" is the row of that date."""
 
     whole: frozenset[str]
     parts: tuple[frozenset[str], ...]
@@ -73,7 +83,7 @@ def ratio_sides(question: str) -> Sides | None:
 
     >>> s = ratio_sides("What is the ratio of current deferred revenue to non-current deferred revenue in 2019?")
     >>> sorted(s.whole), sorted(s.denominator), sorted(s.rest)
-    (['current', 'deferred', 'revenue'], ['current', 'deferred', 'non', 'revenue'], ['2019'])
+    (['current', 'deferred', 'revenue'], ['2019', 'current', 'deferred', 'non', 'revenue'], ['2019'])
     >>> [sorted(p) for p in ratio_sides("the proportion of land and leasehold improvements over gross cost").parts]
     [['land'], ['improvements', 'leasehold']]
     """
@@ -87,7 +97,10 @@ def ratio_sides(question: str) -> Sides | None:
         before = question[:m.start()] + " " + a
         if {cues.get(w) for w in re.findall(r"[a-z]+", before.lower())} & _NOT_A_LEVEL:
             return None
-        whole, below = _named_words(a), _named_words(b)
+        # the date that ends the denominator may be its row's ("outstanding at September
+        # 30, 2017"): its year names that row too, and the others' columns
+        dated = _DATED.match(question[m.end("b"):])
+        whole, below = _named_words(a), _named_words(b + " " + (dated.group(1) if dated else ""))
         parts = tuple(w for w in (_named_words(p) for p in _PARTS.split(a)) if w)
         if not whole or not (below or re.search(r"(?i)\btotal\b", b)):
             return None
@@ -98,8 +111,10 @@ def ratio_sides(question: str) -> Sides | None:
 
 
 def _named_words(text: str) -> frozenset[str]:
-    """The words of a side that name a row or column: no year or other number."""
-    return frozenset(w for w in focus_words(text) if not w.isdigit())
+    """The words of a side that name a row or column: a year too, for rows labelled by
+    date ("Outstanding at September 30, 2017"), but not alone."""
+    words = focus_words(text)
+    return words if any(not w.isdigit() for w in words) else frozenset()
 
 
 #: At most this many expressions from one question: more and it did not say which cells.
