@@ -1266,3 +1266,16 @@ def test_a_cell_over_its_rows_total_column_is_still_a_share():
                         ["Total", "2,414.0", "1,343.0", "1,965.4", "5,722.4"]]}
     item, _ = one("The answer is 2.7%.", revenue, question="What percentage of Consulting total came from 2018?")
     assert item.status == "derived" and item.expression == "($.rows[1][2] / $.rows[1][4]) * 100", item.reason
+
+
+def test_a_change_of_averages_is_tried_before_the_pairs_it_is_made_of():
+    # the pairs' own differences and averages crowd 1.5 (4 - 2.5 is no pair); the
+    # change of the two averages the question asks for is one expression over its cells
+    pay = {"columns": ["", "2019 €m", "2018 €m", "2017 €m"],
+           "rows": [["Salaries and fees", "4", "4", "4"], ["Incentive schemes1", "2", "3", "2"],
+                    ["Other benefits2", "–", "1", "1"], ["", "6", "8", "7"]]}
+    question = "What is the difference between average salaries and fees and average incentive schemes from 2018 to 2019?"
+    item, _ = one("The answer is 1.5 million.", pay, question=question)
+    assert item.status == "derived" and item.expression == "($.rows[0][1] + $.rows[0][2]) / 2 - ($.rows[1][1] + $.rows[1][2]) / 2", item.reason
+    assert one("The answer is 1.6 million.", pay, question=question)[0].status == "unsupported"
+

@@ -724,6 +724,11 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         # adds to the same count of chances
         chances = _Chances(hay, mention, refuses)
         found = _spelled_ratio(mention, hay, sides, max_chance, chances) if sides is not None else None
+        # "the change in the average ..." asks for a longer expression: before the pairs
+        longer = {"mean", "difference"} <= set(cues) and bool(focus) and len(named_rows) <= MAX_NAMED_ROWS
+        if found is None and not chances.refused and longer:
+            found = _compound(mention, hay, [g for kind, f in named if kind == "asked" for g in f], named_rows,
+                              cues, max_chance, chances, budget)
         if found is None and not chances.refused:
             found = _search(mention, hay, max_chance, named, cues, budget, chances, cued_only=True)
         if found is None and not chances.refused and asked and entity is None:
@@ -741,7 +746,8 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
             # is many chances, and would spend the budget before them
             named.append(("text", texts))
             found = _search(mention, hay, max_chance, named[-1:], cues, budget, chances, cued_only=True)
-        if found is None and not chances.refused and focus and cues and len(named_rows) <= MAX_NAMED_ROWS:
+        if found is None and not chances.refused and focus and cues and len(named_rows) <= MAX_NAMED_ROWS \
+                and not longer:
             named_cells = [g for kind, f in named if kind == "asked" for g in f]
             found = _compound(mention, hay, named_cells, named_rows, cues, max_chance, chances, budget)
         if named_only:

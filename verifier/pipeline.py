@@ -220,7 +220,9 @@ def derive_stage(state: State) -> None:
             budget -= 1
             sentence = sentence_around(state.answer, mention.start, mention.end)
             focus = asked | focus_words(sentence)
-            cues = cue_words((state.question or "") + " " + sentence)  # the question says what to compute
+            # the question says what to compute; not a word of a row's name it names
+            # ("Weighted-average shares" asks for no average)
+            cues = asked_cues((state.question or "") + " " + sentence, hay)
             if named_only:
                 # a rounding is only re-read as a computation the question asks for: not
                 # the "Total" of a row it names ("What was Total revenue?")
