@@ -61,7 +61,7 @@ from .models import (
 from .policy import Policy
 from .sentences import Sentence, split
 from .stakes import high_stakes
-from .yearquarter import Period
+from .yearquarter import Period, years_between
 
 VERSION = "0.1.0"
 
@@ -223,6 +223,8 @@ def derive_stage(state: State) -> None:
             # the question says what to compute; not a word of a row's name it names
             # ("Weighted-average shares" asks for no average)
             cues = asked_cues((state.question or "") + " " + sentence, hay)
+            if "total" in cues or "mean" in cues:  # "the sum from 2020 to 2024" names 2021-2023 too
+                focus |= years_between(state.question or "")
             if named_only:
                 # a rounding is only re-read as a computation the question asks for: not
                 # the "Total" of a row it names ("What was Total revenue?")

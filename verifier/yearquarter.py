@@ -43,3 +43,28 @@ def same(a: Period, b: Period) -> bool:
 def text(period: Period) -> str:
     """"Q3 2025" or "2025"."""
     return f"Q{period[1]} {period[0]}" if period[1] else str(period[0])
+
+
+#: A run of years: "from 2020 to 2024", "between 2017 and 2019", "2020-2024", "2020
+#: through 2024".
+_RUN = re.compile(r"(?i)(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|thru|and)\s*((?:19|20)\d\d)(?!\d)")
+
+#: Longer runs than this name no years in between ("1990 to 2020" is no list of thirty).
+MAX_RUN = 10
+
+
+def years_between(text: str) -> frozenset[str]:
+    """The years a run of years leaves unwritten: "the sum from 2020 to 2024" asks
+    about 2021, 2022 and 2023 too.
+
+    >>> sorted(years_between("What is the sum of finance leases from 2020 to 2024?"))
+    ['2021', '2022', '2023']
+    >>> sorted(years_between("the change between 2018 and 2019"))
+    []
+    """
+    years: set[str] = set()
+    for m in _RUN.finditer(text):
+        low, high = int(m.group(1)), int(m.group(2))
+        if 1 < high - low <= MAX_RUN:
+            years.update(str(y) for y in range(low + 1, high))
+    return frozenset(years)
