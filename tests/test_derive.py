@@ -1279,3 +1279,53 @@ def test_a_change_of_averages_is_tried_before_the_pairs_it_is_made_of():
     assert item.status == "derived" and item.expression == "($.rows[0][1] + $.rows[0][2]) / 2 - ($.rows[1][1] + $.rows[1][2]) / 2", item.reason
     assert one("The answer is 1.6 million.", pay, question=question)[0].status == "unsupported"
 
+
+
+LEASES = {"unit": "million", "table": {
+    "columns": ["", "Operating Leases", "Finance Leases"],
+    "rows": [["2020", "$460", "47"], ["2021", "361", "28"], ["2022", "308", "22"], ["2023", "265", "22"],
+             ["2024", "194", "21"], ["Thereafter", "686", "170"], ["Total lease payments", "2,274", "310"],
+             ["Less: interest", "(516)", "(90)"], ["Total", "$1,758", "220"]]}}
+
+
+def test_a_sum_from_one_year_to_another_takes_the_years_between():
+    question = "What is the sum of finance leases from 2020 to 2024?"
+    item, _ = one("The answer is 140 million.", LEASES, question=question)  # 47 + 28 + 22 + 22 + 21
+    assert item.status == "derived" and item.expression == (
+        "sum($.table.rows[0][2], $.table.rows[1][2], $.table.rows[2][2], $.table.rows[3][2], $.table.rows[4][2])"
+    ), item.reason
+    assert one("The answer is 141 million.", LEASES, question=question)[0].status == "unsupported"
+
+
+def test_the_years_between_are_not_named_for_a_change():
+    # "from 2020 to 2024" asks a change of its two ends: 2021's cell is no operand
+    question = "What is the change in finance leases from 2020 to 2024?"
+    assert one("The answer is 6 million.", LEASES, question=question)[0].status == "unsupported"  # 28 - 22
+    item, _ = one("The answer is -26 million.", LEASES, question=question)  # 21 - 47
+    assert item.status == "derived" and item.expression == "$.table.rows[4][2] - $.table.rows[0][2]", item.reason
+
+
+ALLOCATION = {"unit": "thousand", "table": {
+    "columns": ["", "Fair value", "(in years)"],
+    "rows": [["Current assets", "$37,390", "N/A"], ["Fixed assets", "543", "N/A"], ["Non-current assets", "74", "N/A"],
+             ["Liabilities", "(4,422)", "N/A"], ["Deferred revenue", "(15,400)", "N/A"],
+             ["Customer relationships", "15,300", "8"], ["Order backlog", "1,400", "1"],
+             ["Core/developed technology", "18,500", "4"], ["Deferred tax liability, net", "(7,905)", "N/A"],
+             ["Goodwill", "93,776", "Indefinite"], ["", "$139,256", ""]]}}
+
+
+def test_the_total_of_a_columns_negative_members_is_the_liabilities_assumed():
+    question = "What is the total fair value of all the liabilities assumed?"
+    item, _ = one("The answer is 27727 thousand.", ALLOCATION, question=question)  # 4,422 + 15,400 + 7,905
+    # the three cells, not the whole column's wildcard path
+    assert item.status == "derived" and item.expression == (
+        "sum($.table.rows[3][1], $.table.rows[4][1], $.table.rows[8][1])"), item.reason
+    for wrong in ("27728", "27772", "27827"):
+        assert one(f"The answer is {wrong} thousand.", ALLOCATION, question=question)[0].status == "unsupported"
+
+
+def test_years_between_examples_hold():
+    import doctest
+
+    from verifier import yearquarter
+    assert doctest.testmod(yearquarter).failed == 0

@@ -315,17 +315,23 @@ def _expression(op: str, paths: list[str], percent: bool) -> str:
 
 def _group_stat(group: Group, op: str, t: _Target, percent_like: bool) -> tuple[float, tuple[int, ...] | None]:
     """(chance of an accidental hit, the hit or None) for a whole-group statistic:
-    ``total``, ``mean``, or one member's ``share`` of the total. The chance is counted
-    as for pairs (see :func:`chance`): each result the statistic gives that falls in
-    the target's neighbourhood is one more way to be lucky. A group has one total and
-    one mean, and one share per member."""
+    ``total`` (of every member, or of the negative ones), ``mean``, or one member's
+    ``share`` of the total. The chance is counted as for pairs (see :func:`chance`):
+    each result the statistic gives that falls in the target's neighbourhood is one
+    more way to be lucky. A group has two totals, one mean, and one share per member."""
     values, n = group.values, len(group.values)
     if n > MAX_SUM_GROUP or (t.magnitude and values[0] >= 0):
         return 0.0, None
     total = sum(values, Decimal(0))
     everyone = tuple(range(n))
     if op == "total" and t.additive and not percent_like:  # percentages of different things do not add
-        return _stat_chance([total], t), everyone if abs(total - t.value) <= t.tolerance else None
+        # and the members printed negative, summed: "the total of the liabilities
+        # assumed" in an allocation of a purchase price (the sorted values' first ones)
+        owed = tuple(i for i in everyone if values[i] < 0)
+        results = [total] + ([sum(values[:len(owed)], Decimal(0))] if 2 <= len(owed) < n else [])
+        hit = everyone if abs(total - t.value) <= t.tolerance else (
+            owed if len(results) > 1 and abs(results[1] - t.value) <= t.tolerance else None)
+        return _stat_chance(results, t), hit
     if op == "mean" and t.additive:
         mean = CONTEXT.divide(total, n)
         return _stat_chance([mean], t), everyone if abs(mean - t.value) <= t.tolerance else None
@@ -1144,7 +1150,7 @@ def _make(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t: _Target
     worked = _expression(op, [_figure(group.values[i]) for i in order], percent) if len(order) <= 6 else ""
     if worked and group.scale != 1 and op not in ("percent_change", "ratio", "share"):
         worked = f"{worked} (x {format(group.scale.normalize(), 'f')})"  # "14.0 + 10.0 (x 1000000000)"
-    if op in ("total", "mean", "share") and group.kind == "column":
+    if op in ("total", "mean", "share") and group.kind == "column" and len(set(idx)) == len(group.values):
         whole = _column_path(hay, leaves[-1])  # every record of the array: one wildcard path
         paths = ([paths[0]] if op == "share" else []) + [whole]
         worked = ""  # the wildcard is over every record, not only the figures used
