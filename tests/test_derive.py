@@ -1329,3 +1329,15 @@ def test_years_between_examples_hold():
 
     from verifier import yearquarter
     assert doctest.testmod(yearquarter).failed == 0
+
+
+def test_hits_the_question_rules_out_spend_the_work_budget():
+    # 3,000 rows all named "Revenue": thousands of their ratios hit 0.7 and each is
+    # refused (2018's column, or no row the question names alone); each refusal is
+    # work, so the search stops with a note instead of checking them all (it took
+    # minutes)
+    rows = [["Revenue", str(100 + i), str(90 + i)] for i in range(3000)] + [["Cost", "50", "40"]]
+    report = verify("The answer is 0.7.", {"columns": ["", "2019", "2018"], "rows": rows},
+                    question="What is the ratio of revenue to cost in 2019?")
+    assert report.items[0].status == "unsupported"
+    assert "work budget" in report.items[0].reason, report.items[0].reason

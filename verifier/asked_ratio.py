@@ -12,6 +12,7 @@ cells, and the derive stage can believe it (:func:`ratio_sides`, :func:`candidat
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -212,6 +213,8 @@ def candidates(hay: Haystack, sides: Sides) -> list[Found]:
     found: list[tuple[bool, Found]] = []
     for (_, axis), lines in _lines(hay).items():
         for named, below in _choice(lines, sides):
+            if math.prod(len(lines_named) for lines_named in (*named, below)) > MAX_CANDIDATES:
+                return []  # the names fit too many lines to say which (a screener's rows)
             for picks in _picks(named, below):
                 found += _at_shared(hay, picks, axis, sides.rest)
                 if len(found) > MAX_CANDIDATES:

@@ -299,16 +299,33 @@ def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haysta
 
 
 def _periods_around(hay: Haystack, operands: tuple[LeafId, ...]) -> set[int]:
-    """The years of the cells in the operands' rows and, in printed tables, columns."""
-    years = set()
+    """The years of the cells in the operands' rows and, in printed tables, columns.
+    Each row's and column's years are worked out once per haystack: a search may ask
+    this of thousands of hits in one column."""
+    cache = _AROUND.get(hay)
+    if cache is None:
+        cache = _AROUND[hay] = {}
+    years: set[int] = set()
     for leaf in operands:
         node = hay.leaves[leaf].node
-        years |= {p[0] for cell in hay.children_leaves(hay.parent(node)) if (p := hay.period_of(cell)) is not None}
+        row = hay.parent(node)
+        if ("row", row) not in cache:
+            cache[("row", row)] = frozenset(p[0] for cell in hay.children_leaves(row)
+                                            if (p := hay.period_of(cell)) is not None)
+        years |= cache[("row", row)]
         column, found = hay.segment(node), _row_of(hay, leaf)
         if isinstance(column, int) and found is not None:
-            years |= {p[0] for r in _tables(hay)[0].get(found[0], []) for cell in hay.children_leaves(r.node)
-                      if hay.segment(hay.leaves[cell].node) == column and (p := hay.period_of(cell)) is not None}
+            key = ("column", found[0], column)
+            if key not in cache:
+                cache[key] = frozenset(
+                    p[0] for r in _tables(hay)[0].get(found[0], []) for cell in hay.children_leaves(r.node)
+                    if hay.segment(hay.leaves[cell].node) == column and (p := hay.period_of(cell)) is not None)
+            years |= cache[key]
     return years
+
+
+#: Per haystack: the years of a row's cells, and of a printed table column's.
+_AROUND: weakref.WeakKeyDictionary[Haystack, dict[tuple[object, ...], frozenset[int]]] = weakref.WeakKeyDictionary()
 
 
 def share_of_unnamed_row(question: str, operands: tuple[LeafId, ...], hay: Haystack,

@@ -37,6 +37,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 import stoplists
 from normalizers import tickers
@@ -906,6 +907,7 @@ def _order(ops: tuple[str, ...], cues: tuple[str, ...]) -> list[str]:
     return ordered + [op for op in ops if op not in ordered]
 
 
+@lru_cache(maxsize=4096)
 def cue_terms(text: str) -> tuple[str, ...]:
     """The words of ``text`` that name a computation ("average", "change"), in order;
     a word and the next one where the pair is listed ("percentage_of")."""
@@ -924,6 +926,7 @@ def cue_terms(text: str) -> tuple[str, ...]:
     return tuple(terms)
 
 
+@lru_cache(maxsize=4096)
 def cue_words(text: str) -> tuple[str, ...]:
     """The operations the wording of ``text`` points to ("average" -> mean), in the
     order it first names them: "the change in Total operating income" asks for a
@@ -1115,6 +1118,11 @@ class Budget:
         return not self.exhausted
 
 
+#: The work a hit the question rules out costs (:class:`Budget`): it is checked against
+#: the question's rows and years, one more search's worth of values.
+REFUSAL_WORK = 32
+
+
 class _OutOfBudget(Exception):
     pass
 
@@ -1129,9 +1137,12 @@ def _first_hit(hay: Haystack, family: list[Group], targets: dict[Decimal, list[_
             if not _applies(op, t) or (t.magnitude and group.values[0] >= 0):
                 continue  # nothing to find: a magnitude needs a negative cell
             for idx in _pairs(group, op, t):
-                if _acceptable(hay, group, op, idx, t, mention) and not (
-                        refuses and refuses(_make(hay, group, op, idx, t))):
+                if not _acceptable(hay, group, op, idx, t, mention):
+                    continue
+                if not (refuses and refuses(_make(hay, group, op, idx, t))):
                     return group, idx, t
+                if budget is not None and not budget.spend(REFUSAL_WORK):
+                    raise _OutOfBudget  # thousands of hits the question rules out: a column of 3,000
     return None
 
 
