@@ -244,6 +244,7 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None, with_peers: b
     others = peers.available() if with_peers else {}
     peer_tallies: dict[str, dict[str, _Tally]] = {name: defaultdict(_Tally) for name in others}
     misses: dict[str, list[str]] = defaultdict(list)
+    false_derivations: dict[str, list[str]] = defaultdict(list)  # "id: altered answer"
     for case in cases:
         key = f"{case['corpus']}/{case['kind']}"
         hay = Haystack(case["tools"])
@@ -317,7 +318,9 @@ def run(cases: list[dict[str, Any]], policy: Policy | None = None, with_peers: b
                 derived_bad = [i for i in bad.items if i.status == "derived"]
                 if derived_bad:
                     ours[key].counts["false_derivation"] += 1
-    return {"ours": ours, "naive": naive, "peers": peer_tallies, "misses": misses}
+                    false_derivations[key].append(f"{case['id']}: {answer}")
+    return {"ours": ours, "naive": naive, "peers": peer_tallies, "misses": misses,
+            "false_derivations": false_derivations}
 
 
 def markdown(result: dict[str, Any]) -> str:
@@ -369,7 +372,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA, help="folder holding tatqa/ and finqa/")
     parser.add_argument("--limit", type=int, default=0, help="only the first N cases of each corpus")
-    parser.add_argument("--json", type=Path, help="also write counts and the ids of misses here")
+    parser.add_argument("--json", type=Path, help="also write counts, the ids of misses and the false derivations here")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer packages (benchmarks/peers.py)")
     parser.add_argument("--max-chance", type=float, default=None,
                         help="Policy.derive_max_chance to run with (default: the Policy default)")
@@ -400,6 +403,7 @@ def main() -> None:
             "counts": {k: dict(v.counts) for k, v in result["ours"].items()},
             "naive": {k: dict(v.counts) for k, v in result["naive"].items()},
             "misses": result["misses"],
+            "false_derivations": result["false_derivations"],
             "gold_noise": {k: v.noise for k, v in result["ours"].items()},
         }, indent=2))
 

@@ -53,24 +53,27 @@ def words(*parts):
          words("goodwill"), frozenset({"purchase", "price"}), set()),
         # the date that ends the denominator names its row: the year is one of its words
         ("What is the proportion of granted shares over outstanding shares at September 30, 2017?",
-         words("granted shares"), frozenset({"outstanding", "shares", "2017"}), {"2017"}),
+         words("granted shares"), frozenset({"outstanding", "shares", "2017"}), {"2017", "september", "30"}),
     ],
 )
 def test_the_sides_of_a_spelled_out_ratio(question, parts, denominator, rest):
-    sides = ratio_sides(question)
-    assert sides is not None
+    readings = ratio_sides(question)
+    assert len(readings) == 1, readings
+    sides = readings[0]
     assert sides.parts == parts and sides.denominator == denominator
-    assert rest <= sides.rest
+    assert sides.rest == rest
 
 
 @pytest.mark.parametrize("question", [
     "What is the change in goodwill between 2018 and 2019 as a percentage of the 2018 goodwill?",  # a change
+    "What was the decline in operating income as a percentage of revenue in 2019?",  # a change, no cue word
+    "What is the ratio of 2019 revenue to 2018 cost of revenue?",  # a cell of each year: not read
     "What is the average proportion of cost of revenue as a percentage of the total revenue in 2017 and 2018?",
     "What was the total revenue in 2019?",  # no ratio at all
     "What is the percentage change in revenue from 2018 to 2019?",
 ])
 def test_questions_that_spell_out_no_ratio_of_levels(question):
-    assert ratio_sides(question) is None
+    assert ratio_sides(question) == ()
 
 
 OPTIONS = {"columns": ["", "Number of Shares", "Weighted-Average Exercise Price Per Share"],
@@ -127,7 +130,7 @@ def test_without_the_spelled_out_ratio_a_two_digit_ratio_is_too_likely_by_chance
     # the named cells is tried, many land near 0.18, and the budget refuses it
     question = ("What proportion of the gross cost of land, property, and equipment were land and leasehold "
                 "improvements in 2019?")
-    assert ratio_sides(question) is None
+    assert ratio_sides(question) == ()
     assert verify("The answer is 0.18.", PPE, question=question).items[0].status == "unsupported"
     loose = verify("The answer is 0.18.", PPE, question=question, policy=Policy(derive_max_chance=5.0)).items[0]
     assert loose.status == "derived" and loose.expression == "($.rows[0][1] + $.rows[3][1]) / $.rows[4][1]"
@@ -138,3 +141,33 @@ def test_the_module_examples_hold():
 
     from verifier import asked_ratio
     assert doctest.testmod(asked_ratio).failed == 0
+
+
+@pytest.mark.parametrize(
+    ("tools", "question", "right", "wrong"),
+    [
+        # "ratio of A and B to C": A and B are summed, not "A" over "B to C"
+        (PPE, ("What is the ratio of land and leasehold improvements to the gross cost of land, property and "
+              "equipment in 2019?"), "0.18", ["0.08"]),
+        # a hyphenated name is one name ("long-term debt"), not "term debt" tied with short-term
+        ({"columns": ["", "2019", "2018"], "rows": [["Short-term debt", "100", "90"], ["Long-term debt", "900", "800"],
+                                                    ["Equity", "1,000", "950"]]},
+         "What is the long-term debt to equity ratio in 2019?", "0.9", ["0.1"]),
+        # "cost to serve to revenue": the reading whose sides each name one row
+        ({"columns": ["", "2019", "2018"], "rows": [["Cost to serve", "200", "180"], ["Cost of revenue", "600", "500"],
+                                                    ["Revenue", "1,000", "900"]]},
+         "What is the ratio of cost to serve to revenue in 2019?", "0.2", ["0.6"]),
+        # the question said which is divided by which: the reciprocal, or some of the
+        # numerator's parts, is not its answer
+        (GOODWILL, "What is the ratio of Data Center Group to Mobileye goodwill amount in 2019?", "0.7", ["1.44"]),
+        (PPE, ("What is the proportion of land and leasehold improvements over the gross cost of land, property, "
+              "and equipment in 2019?"), "0.18", ["5.52"]),
+        (SEGMENTS, ("What is the proportion of balances in the Application Software and Process Technologies "
+                   "segments over total balances in all segments at December 31, 2018?"), "0.68", ["0.64"]),
+    ],
+)
+def test_a_spelled_out_ratio_is_read_as_written(tools, question, right, wrong):
+    assert verify(f"The answer is {right}.", tools, question=question).items[0].status == "derived"
+    for value in wrong:
+        item = verify(f"The answer is {value}.", tools, question=question).items[0]
+        assert item.status == "unsupported", (value, item.reason)

@@ -1341,3 +1341,16 @@ def test_hits_the_question_rules_out_spend_the_work_budget():
                     question="What is the ratio of revenue to cost in 2019?")
     assert report.items[0].status == "unsupported"
     assert "work budget" in report.items[0].reason, report.items[0].reason
+
+
+QUARTERS = {"columns": ["", "Q1", "Q2", "Q3", "Q4", "Total"],
+            "rows": [["Revenue", "100", "110", "120", "160", "490"], ["Cost", "50", "55", "60", "65", "230"]]}
+
+
+def test_a_named_rows_total_column_is_not_averaged_or_summed_with_it():
+    item, _ = one("The answer is 122.5.", QUARTERS, question="What is the average revenue?")
+    assert item.status == "derived", item.reason
+    assert "[5]" not in item.expression, item.expression  # Q1-Q4, not their Total
+    assert one("The answer is 196.", QUARTERS, question="What is the average revenue?")[0].status == "unsupported"
+    assert one("The answer is 849,122.", OBLIGATIONS,
+               question="What is the sum of all purchase obligations?")[0].status == "unsupported"

@@ -31,20 +31,25 @@ from .operands import cached, cell_of, record_label
 #: "land, property, and equipment" is one row).
 _END = r"(?=\s+(?:in|for|during|from|between|at|as\s+of|on)\s+(?:the\s+)?(?:fy|fiscal|year|\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|end\b)|\s*[?;]|\s*$)"
 
-#: "ratio of A to B", "the proportion of A over B", "A as a percentage of B",
-#: "A divided by B", "the A-to-B ratio". Lazy sides: a side ends at the first word
-#: that could end it.
+#: "ratio of A to B", "the proportion of A over B", "A as a percentage of B", "A
+#: divided by B", "the A-to-B ratio", "what percentage of B is related to A". Lazy
+#: sides: a side ends at the first word that could end it.
 _PATTERNS = tuple(re.compile(p, re.IGNORECASE) for p in (
-    r"\bratio\s+(?:\([^)]*\)\s+)?(?:of|between)\s+(?P<a>.+?)\s+(?:to|and|over|against|versus|vs\.?)\s+(?P<b>.+?)" + _END,
     r"(?P<a>[\w][\w\s,'’&/-]*?)\s+as\s+an?\s+(?:ratio|percentage|proportion|share|fraction|percent)\s+of\s+(?:the\s+)?(?P<b>.+?)" + _END,
     r"\b(?:proportion|percentage|share|fraction|ratio)\s+of\s+(?P<a>.+?)\s+(?:over|against|relative\s+to|divided\s+by|compared\s+(?:to|with))\s+(?P<b>.+?)" + _END,
-    r"\b(?P<a>[\w]+(?:\s+[\w]+)?)[-\s]to[-\s](?P<b>[\w]+(?:\s+[\w]+)?)\s+ratio\b",
+    r"\b(?P<a>[\w-]+(?:\s+[\w-]+)?)[-\s]to[-\s](?P<b>[\w-]+(?:\s+[\w-]+)?)\s+ratio\b",
     # the whole first: "what percentage of the total purchase price is represented by
     # goodwill", "what portion of total interest expense is related to unpaid taxes"
     r"\b(?:percent(?:age)?|portion|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:is|are|was|were)\s+"
     r"(?:represented\s+by|relate[sd]?\s+to|related\s+to|from|attributable\s+to|attributed\s+to|due\s+to)\s+"
     r"(?:the\s+)?(?P<a>.+?)" + _END,
 ))
+
+#: "the ratio of A to B", "the ratio between A and B": the words between, split at
+#: each "to" (or "and") in turn, since a name may hold one ("Cost to serve").
+_RATIO_OF = re.compile(r"\bratio\s+(?:\([^)]*\)\s+)?(?P<how>of|between)\s+(?P<body>.+?)" + _END, re.IGNORECASE)
+_SPLIT = {"of": re.compile(r"\s+(?:to|over|against|versus|vs\.?)\s+", re.IGNORECASE),
+          "between": re.compile(r"\s+and\s+", re.IGNORECASE)}
 
 #: The year of a date right after a side: "... at September 30, 2017".
 _DATED = re.compile(r"\s+(?:in|for|during|at|as\s+of|on)\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?"
@@ -61,6 +66,10 @@ _PARTS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 #: What a ratio's numerator may not be: a change or an average of something ("the
 #: change in goodwill between 2018 and 2019 as a percentage of ...") is another shape.
 _NOT_A_LEVEL = frozenset({"difference", "percent_change", "mean"})
+#: Words of change that name no operation of their own ("the decline in operating
+#: income as a percentage of revenue").
+_CHANGE = re.compile(r"(?i)\b(?:declin\w*|drop\w*|fall\w*|fell|rise|rises|rising|rose|reduction\w*|"
+                     r"varian\w*|movement\w*)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,36 +88,54 @@ class Sides:
     total_below: bool = False
 
 
-def ratio_sides(question: str) -> Sides | None:
-    """The ratio ``question`` asks for, or None when it spells out none.
+def ratio_sides(question: str) -> tuple[Sides, ...]:
+    """The readings of the ratio ``question`` spells out (none when it spells out none):
+    one, or one per place its "to" may split it.
 
-    >>> s = ratio_sides("What is the ratio of current deferred revenue to non-current deferred revenue in 2019?")
+    >>> s = ratio_sides("What is the ratio of current deferred revenue to non-current deferred revenue in 2019?")[0]
     >>> sorted(s.whole), sorted(s.denominator), sorted(s.rest)
     (['current', 'deferred', 'revenue'], ['2019', 'current', 'deferred', 'non', 'revenue'], ['2019'])
-    >>> [sorted(p) for p in ratio_sides("the proportion of land and leasehold improvements over gross cost").parts]
+    >>> [sorted(p) for p in ratio_sides("the proportion of land and leasehold improvements over gross cost")[0].parts]
     [['land'], ['improvements', 'leasehold']]
+    >>> [(sorted(s.whole), sorted(s.denominator)) for s in ratio_sides("the ratio of cost to serve to revenue?")]
+    [(['cost'], ['revenue', 'serve']), (['cost', 'serve'], ['revenue'])]
     """
-    cues = stoplists.load_pairs("operation_cues")
+    m = _RATIO_OF.search(question)
+    if m is not None:
+        body, start = m.group("body"), m.start("body")
+        readings = []
+        for cut in _SPLIT[m.group("how").lower()].finditer(body):
+            sides = _sides(question, m, body[:cut.start()], body[cut.end():], start + len(body))
+            if sides is not None:
+                readings.append(sides)
+        return tuple(readings)
     for pattern in _PATTERNS:
         m = pattern.search(question)
-        if m is None:
-            continue
-        a = _LEAD.sub("", m.group("a").strip())
-        b = _LEAD.sub("", m.group("b").strip())
-        before = question[:m.start()] + " " + a
-        if {cues.get(w) for w in re.findall(r"[a-z]+", before.lower())} & _NOT_A_LEVEL:
-            return None
-        # the date that ends the denominator may be its row's ("outstanding at September
-        # 30, 2017"): its year names that row too, and the others' columns
-        dated = _DATED.match(question[m.end("b"):])
-        whole, below = _named_words(a), _named_words(b + " " + (dated.group(1) if dated else ""))
-        parts = tuple(w for w in (_named_words(p) for p in _PARTS.split(a)) if w)
-        if not whole or not (below or re.search(r"(?i)\btotal\b", b)):
-            return None
-        years = {w for w in focus_words(a + " " + b) if w.isdigit()}
-        rest = focus_words(question[:m.start()] + " " + question[m.end():]) | years
-        return Sides(whole, parts, below, frozenset(rest), re.search(r"(?i)\btotal\b", b) is not None)
-    return None
+        if m is not None:
+            sides = _sides(question, m, m.group("a"), m.group("b"), m.end("b"))
+            return (sides,) if sides is not None else ()
+    return ()
+
+
+def _sides(question: str, m: re.Match[str], a: str, b: str, b_end: int) -> Sides | None:
+    """One reading: numerator ``a`` over denominator ``b``, which ends at ``b_end``."""
+    a, b = _LEAD.sub("", a.strip()), _LEAD.sub("", b.strip())
+    before = question[:m.start()] + " " + a
+    cues = stoplists.load_pairs("operation_cues")
+    if {cues.get(w) for w in re.findall(r"[a-z]+", before.lower())} & _NOT_A_LEVEL or _CHANGE.search(before):
+        return None
+    # the date that ends the denominator may be its row's ("outstanding at September
+    # 30, 2017"): its year names that row too, and the others' columns
+    dated = _DATED.match(question[b_end:])
+    whole, below = _named_words(a), _named_words(b + " " + (dated.group(1) if dated else ""))
+    top_years, below_years = {w for w in whole if w.isdigit()}, {w for w in below if w.isdigit()}
+    if top_years and below_years and not top_years & below_years:
+        return None  # "2019 revenue to 2018 cost": a cell of each year, which this does not read
+    parts = tuple(w for w in (_named_words(p) for p in _PARTS.split(a)) if w)
+    if not whole or not (below or re.search(r"(?i)\btotal\b", b)):
+        return None
+    rest = focus_words(question[:m.start()] + " " + question[m.end():]) | top_years | below_years
+    return Sides(whole, parts, below, frozenset(rest), re.search(r"(?i)\btotal\b", b) is not None)
 
 
 def _named_words(text: str) -> frozenset[str]:
@@ -120,6 +147,8 @@ def _named_words(text: str) -> frozenset[str]:
 
 #: At most this many expressions from one question: more and it did not say which cells.
 MAX_CANDIDATES = 24
+#: At most this many before the columns the question names are picked out of them.
+MAX_FOUND = 10 * MAX_CANDIDATES
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,23 +234,35 @@ def _choice(lines: list[_Line], sides: Sides) -> list[tuple[list[list[_Line]], l
     return [(max(readings, key=lambda r: r[0])[1], below)]
 
 
-def candidates(hay: Haystack, sides: Sides) -> list[Found]:
+def candidates(hay: Haystack, readings: tuple[Sides, ...]) -> list[Found]:
     """The ratio the question spells out, over every table where each side names a
     row (or each names a column), at every column (or row) they share that the rest of
-    the question names (every one, when it names none). None at all past
-    :data:`MAX_CANDIDATES` results: the question did not say which cells."""
+    the question names (every one, when it names none). Of several readings ("cost to
+    serve to revenue"), those whose every side names one line alone, if any. None at
+    all past :data:`MAX_CANDIDATES` results: the question did not say which cells."""
+    read = [_reading(hay, sides) for sides in readings]
+    found = [f for clean, results in read if clean for f in results] or [f for _, results in read for f in results]
+    if any(named for named, _ in found):  # the columns (or rows) the question names, if any
+        found = [x for x in found if x[0]]
+    return [f for _, f in found] if len(found) <= MAX_CANDIDATES else []
+
+
+def _reading(hay: Haystack, sides: Sides) -> tuple[bool, list[tuple[bool, Found]]]:
+    """(whether each side named one line alone, the results of one reading and whether
+    the rest of the question names each one's column or row)."""
     found: list[tuple[bool, Found]] = []
+    clean = True
     for (_, axis), lines in _lines(hay).items():
         for named, below in _choice(lines, sides):
-            if math.prod(len(lines_named) for lines_named in (*named, below)) > MAX_CANDIDATES:
-                return []  # the names fit too many lines to say which (a screener's rows)
+            ties = math.prod(len(lines_named) for lines_named in (*named, below))
+            clean = clean and ties == 1
+            if ties > MAX_CANDIDATES:
+                return False, []  # the names fit too many lines to say which (a screener's rows)
             for picks in _picks(named, below):
                 found += _at_shared(hay, picks, axis, sides.rest)
-                if len(found) > MAX_CANDIDATES:
-                    return []
-    if any(named for named, _ in found):  # the columns (or rows) the question names, if any
-        return [f for named, f in found if named]
-    return [f for _, f in found]
+                if len(found) > MAX_FOUND:
+                    return False, []
+    return clean and bool(found), found
 
 
 def _picks(named: list[list[_Line]], below: list[_Line]) -> Iterator[list[_Line]]:

@@ -39,6 +39,10 @@ class Cell:
     dated_column: bool = False
     #: its row is a period (a transposed table's "2019" row)
     dated_row: bool = False
+    #: it is under a "Total" column: along its row, the others' sum, not one more item
+    total_column: bool = False
+    #: it is in a "Total" row: down its column, the others' sum
+    total_row: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +95,25 @@ def _runs(line: list[Cell]) -> Iterator[tuple[Cell, ...]]:
             yield tuple(line[start:start + k])
 
 
+def _items(line: list[Cell]) -> list[Cell]:
+    """A line without the cells that total it: a row's "Total" column, a column's
+    "Total" row (adding or averaging them with the rest counts everything twice)."""
+    along_row = len({c.row for c in line}) == 1
+    return [c for c in line if not (c.total_column if along_row else c.total_row)]
+
+
 def _totals(cells: list[Cell]) -> Iterator[Found]:
-    """sum(a, b, c, ...) of an unbroken run of a row or column."""
+    """sum(a, b, c, ...) of an unbroken run of a row or column (its total left out)."""
     for line in _lines(cells):
-        for group in _runs(line):
+        for group in _runs(_items(line)):
             names = " + ".join(f"{{{i}}}" for i in range(len(group)))
             yield Found("total", group, _sum(group), names, True)
 
 
 def _means(cells: list[Cell]) -> Iterator[Found]:
-    """avg(a, b, c, ...) of an unbroken run of a row or column."""
+    """avg(a, b, c, ...) of an unbroken run of a row or column (its total left out)."""
     for line in _lines(cells):
-        for group in _runs(line):
+        for group in _runs(_items(line)):
             names = ", ".join(f"{{{i}}}" for i in range(len(group)))
             yield Found("mean", group, CONTEXT.divide(_sum(group), len(group)), f"avg({names})", True)
 

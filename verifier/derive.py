@@ -663,7 +663,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
            focus: frozenset[str] = frozenset(), cues: tuple[str, ...] = (),
            budget: Budget | None = None, named_only: bool = False,
            entity: str | None = None, asked: frozenset[str] = frozenset(),
-           refuses: Callable[[Derivation], bool] | None = None, sides: Sides | None = None) -> Derivation | None:
+           refuses: Callable[[Derivation], bool] | None = None, sides: tuple[Sides, ...] = ()) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
@@ -730,7 +730,12 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         # those cells; then those operations everywhere; then the others: each search
         # adds to the same count of chances
         chances = _Chances(hay, mention, refuses)
-        found = _spelled_ratio(mention, hay, sides, max_chance, chances) if sides is not None else None
+        spelled = cached(hay, ("spelled_ratio", sides), lambda: candidates(hay, sides)) if sides else []
+        found = _spelled_ratio(mention, hay, spelled, max_chance, chances) if spelled else None
+        if spelled:
+            # the question said how these cells combine: another ratio of them (the
+            # reciprocal, some of the numerator's parts) is not its answer
+            chances.refuses = _not_spelled(spelled, refuses)
         # "the change in the average ..." asks for a longer expression: before the pairs
         longer = {"mean", "difference"} <= set(cues) and bool(focus) and len(named_rows) <= MAX_NAMED_ROWS
         if found is None and not chances.refused and longer:
@@ -854,6 +859,19 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
     return _made(hay, *hit)
 
 
+def _not_spelled(spelled: list[compound.Found], refuses: Callable[[Derivation], bool] | None,
+                 ) -> Callable[[Derivation], bool]:
+    """``refuses``, and any ratio or share of the cells of the ratio the question
+    spells out: it said which is divided by which."""
+    cells = frozenset(c.leaf for found in spelled for c in found.cells)
+
+    def refused(found: Derivation) -> bool:
+        if found.op in ("ratio", "share", "sum_ratio") and set(found.operands) <= cells:
+            return True
+        return refuses is not None and refuses(found)
+    return refused
+
+
 def _made(hay: Haystack, found: compound.Found, t: compound.Target) -> Derivation:
     """A result of a longer expression (:mod:`verifier.compound`) as a derivation."""
     def written(operands: list[str]) -> str:  # the expression over paths, or figures
@@ -864,13 +882,10 @@ def _made(hay: Haystack, found: compound.Found, t: compound.Target) -> Derivatio
                       tuple(c.value for c in found.cells), written([_figure(c.value) for c in found.cells]))
 
 
-def _spelled_ratio(mention: Mention, hay: Haystack, sides: Sides, max_chance: float,
+def _spelled_ratio(mention: Mention, hay: Haystack, founds: list[compound.Found], max_chance: float,
                    chances: _Chances) -> Derivation | None:
     """The ratio the question spells out (:mod:`verifier.asked_ratio`), first of all:
     the few results of that one expression are the few chances it adds."""
-    founds = candidates(hay, sides)
-    if not founds:
-        return None
     targets = [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
                for base in _targets(mention, Decimal(1)) for t in _signed(base, mention)
                if not t.magnitude and not t.additive]

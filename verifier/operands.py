@@ -321,9 +321,12 @@ def cell_of(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
     whether either is a period."""
     node = hay.leaves[leaf].node
     row = hay._parent[node]
+    label = record_label(hay, node)
     return compound.Cell(value, leaf, row, hay._segment[node],
                          dated_column=_dated(hay.leaves[leaf].key or ""),
-                         dated_row=_dated(record_label(hay, node).replace("_", " ")))
+                         dated_row=_dated(label.replace("_", " ")),
+                         total_column=bool(_CLOSING_ROW.search(slug(hay.leaves[leaf].key or ""))),
+                         total_row=bool(_CLOSING_ROW.search(label)))
 
 
 def _dated(label: str) -> bool:

@@ -202,7 +202,7 @@ def derive_stage(state: State) -> None:
     # the question's words, with its abbreviated months as names ("Feb. 2016": february)
     asked = focus_words(state.question) | prose_periods.when_words(state.question) if state.question else frozenset()
     work = Budget(state.policy.derive_max_work)
-    sides = ratio_sides(state.question) if state.question else None  # "the ratio of A to B"
+    sides = ratio_sides(state.question) if state.question else ()  # "the ratio of A to B"
     matched: list[tuple[Mention, Item]] = []
     entities: list[str | None] = []  # the ticker each value's clause names, once needed
     for index, (mention, item) in enumerate(state.matched):
