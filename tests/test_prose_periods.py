@@ -17,6 +17,9 @@ RESALE = ("During fiscal 2017, 2018 and 2019 sales of Kyocera resale products by
 DEPRECIATION = ("Depreciation expense totaled $290.2 million in 2019, $239.6 million in 2018 and "
                 "$190.4 million in 2017.")
 
+MATURITIES = ("Interest expense fell due to the maturities and repayments of $2.0 billion of senior notes during "
+              "fiscal 2019 and $6.0 billion of senior notes during fiscal 2018.")
+
 RECOGNIZED = ("For the years ended December 31, 2019, 2018 and 2017, the Company recognized $0.3 million, "
               "$0.9 million and $0.6 million, respectively of stock-based compensation expense.")
 
@@ -33,6 +36,9 @@ def periods(text: str, value: str) -> set[int] | None:
     (REGIONS, "0.14", {2017}),            # each "respectively" clause pairs its own list
     (REGIONS, "0.53", {2019}),
     (DEPRECIATION, "239.6E+6", {2018}),   # a figure followed by "in 2018"
+    (MATURITIES, "6.0E+9", {2018}),        # "... of senior notes during fiscal 2018"
+    (MATURITIES, "2.0E+9", {2019}),
+    ("We issued $500 million of 2021 Notes in 2019.", "5E+8", None),  # a year that names the notes
     (RECOGNIZED, "9E+5", {2018}),          # the periods first, then the figures
     (RECOGNIZED, "6E+5", {2017}),
     ("In 2019, revenue rose 5% to $10 million.", "1E+7", None),  # no period beside it: unknown

@@ -45,9 +45,10 @@ _LEAD = re.compile(r"(?i)^[\s,;]*(?:and\s+)?")
 #: A later list's subject that breaks the first list's figures down by item.
 _BREAKDOWN = re.compile(r"(?i)(?:of\s+(?:which|this|these|that)|including|comprising|consisting\s+of|"
                         r"split\s+between|divided\s+between)\b")
-#: Between a figure and its year: "in", "for fiscal", "as of", "during".
+#: Between a figure and its year: "in", "for fiscal", "as of", "during"; after what the
+#: figure is of, in a few words ("$2.0 billion of senior notes during fiscal 2019").
 _BRIDGE = re.compile(
-    r"""^[\s,]*(?:in|for|during|at|as\ of|as\ at)\s+(?:the\s+)?
+    r"""^[\s,]*(?:of\s+(?:[a-z][a-z-]*\s+){1,4})?(?:in|for|during|at|as\ of|as\ at)\s+(?:the\s+)?
         (?:fiscal\s+(?:year\s+)?|financial\s+year\s+|year\s+)?$""",
     re.IGNORECASE | re.VERBOSE)
 #: After the year, the phrase must end: "$500 million of 2021 Notes" is no 2021 figure.
