@@ -171,3 +171,12 @@ def test_a_spelled_out_ratio_is_read_as_written(tools, question, right, wrong):
     for value in wrong:
         item = verify(f"The answer is {value}.", tools, question=question).items[0]
         assert item.status == "unsupported", (value, item.reason)
+
+
+def test_a_denominator_that_names_two_rows_is_not_read_as_either():
+    # "cost of sales and operating expenses" is two rows added up: neither alone is
+    # the spelled denominator (1,000 / 600 = 1.67 is not the answer)
+    table = {"columns": ["", "2019"], "rows": [["Revenue", "1,000"], ["Cost of sales", "600"],
+                                               ["Operating expenses", "250"]]}
+    question = "What is the ratio of revenue to cost of sales and operating expenses in 2019?"
+    assert candidates(Haystack(table), ratio_sides(question)) == []

@@ -1354,3 +1354,45 @@ def test_a_named_rows_total_column_is_not_averaged_or_summed_with_it():
     assert one("The answer is 196.", QUARTERS, question="What is the average revenue?")[0].status == "unsupported"
     assert one("The answer is 849,122.", OBLIGATIONS,
                question="What is the sum of all purchase obligations?")[0].status == "unsupported"
+
+
+INCOME = {"columns": ["", "2019", "2018"],
+          "rows": [["Revenue", "1,000", "900"], ["Cost of sales", "(600)", "(550)"],
+                   ["Operating expenses", "(250)", "(230)"], ["Other income (loss)", "(12)", "8"],
+                   ["Net income", "140", "128"]]}
+
+
+@pytest.mark.parametrize(("tools", "question", "answer"), [
+    (INCOME, "What was net income in 2019?", "Net income was 862 in 2019."),  # the negative rows summed
+    (INCOME, "What was the total cost in 2019?", "The total cost was 862 in 2019."),
+    (ALLOCATION, "What is the goodwill recognised?", "The answer is 27727 thousand."),
+])
+def test_negative_members_are_totalled_only_for_the_liabilities_a_question_asks_for(tools, question, answer):
+    item, _ = one(answer, tools, question=question)
+    assert item.status == "unsupported", item.reason
+
+
+def test_two_years_joined_by_and_are_no_run():
+    # "in 2020 and 2024" lists two years: their sum or average, not 2020-2024's
+    question = "What is the sum of finance leases in 2020 and 2024?"
+    assert one("The answer is 140 million.", LEASES, question=question)[0].status == "unsupported"
+    item, _ = one("The answer is 34 million.", LEASES, question="What is the average finance leases in 2020 and 2024?")
+    assert item.status == "derived" and item.expression == "($.table.rows[0][2] + $.table.rows[4][2]) / 2", item.reason
+
+
+@pytest.mark.parametrize(("question", "answer", "expression"), [
+    ("What is the change in total finance leases from 2021 to 2024?", "The answer is -7 million.",
+     "$.table.rows[4][2] - $.table.rows[1][2]"),
+    ("What is the change in finance leases from 2020 to 2024?", "In total, finance leases fell by 26 million.",
+     "$.table.rows[4][2] - $.table.rows[0][2]"),
+])
+def test_a_change_over_a_run_of_years_takes_its_two_ends(question, answer, expression):
+    item, _ = one(answer, LEASES, question=question)
+    assert item.status == "derived" and item.expression == expression, item.reason
+
+
+def test_the_difference_between_two_years_average_wording_is_still_a_pair():
+    revenue = {"columns": ["", "2019", "2018", "2017", "2016"], "rows": [["Revenue", "545", "506", "481", "447"]]}
+    question = "What was the difference between the average revenue in 2019 and 2018?"
+    item, _ = one("The answer is 39.", revenue, question=question)
+    assert item.status == "derived" and item.expression == "$.rows[0][1] - $.rows[0][2]", item.reason

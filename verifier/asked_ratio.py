@@ -218,9 +218,13 @@ def _choice(lines: list[_Line], sides: Sides) -> list[tuple[list[list[_Line]], l
     numerator as one line, or its parts one line each, whichever names lines better
     ("land and leasehold improvements" is two rows; "property, plant and equipment",
     one). Names that fit the same line ("balances" for each of three "Balances at ..."
-    rows) do not say which line is which: no reading."""
+    rows) do not say which line is which, and the denominator must name one line (or
+    one label repeated): no reading otherwise."""
     below = _best(lines, sides.denominator, sides.total_below)
-    if not below:
+    if len({line.words for line in below}) != 1:
+        # none, or a name that fits differently named lines as well: "cost of sales and
+        # operating expenses" is two rows added up, which this does not read (one row
+        # repeated in two sections of a stacked table is one name)
         return []
     readings = []
     for parts in ((sides.whole,), sides.parts) if len(sides.parts) > 1 else ((sides.whole,),):

@@ -314,10 +314,12 @@ def _expression(op: str, paths: list[str], percent: bool) -> str:
     return f"{text} * 100" if op == "percent_change" else f"({text}) * 100"
 
 
-def _group_stat(group: Group, op: str, t: _Target, percent_like: bool) -> tuple[float, tuple[int, ...] | None]:
+def _group_stat(group: Group, op: str, t: _Target, percent_like: bool,
+                owed: bool = False) -> tuple[float, tuple[int, ...] | None]:
     """(chance of an accidental hit, the hit or None) for a whole-group statistic:
-    ``total`` (of every member, or of the negative ones), ``mean``, or one member's
-    ``share`` of the total. The chance is counted as for pairs (see :func:`chance`):
+    ``total`` (of every member; with ``owed``, of a column's negative ones too: the
+    liabilities of a purchase-price allocation), ``mean``, or one member's ``share`` of
+    the total. The chance is counted as for pairs (see :func:`chance`):
     each result the statistic gives that falls in the target's neighbourhood is one
     more way to be lucky. A group has two totals, one mean, and one share per member."""
     values, n = group.values, len(group.values)
@@ -328,10 +330,10 @@ def _group_stat(group: Group, op: str, t: _Target, percent_like: bool) -> tuple[
     if op == "total" and t.additive and not percent_like:  # percentages of different things do not add
         # and the members printed negative, summed: "the total of the liabilities
         # assumed" in an allocation of a purchase price (the sorted values' first ones)
-        owed = tuple(i for i in everyone if values[i] < 0)
-        results = [total] + ([sum(values[:len(owed)], Decimal(0))] if 2 <= len(owed) < n else [])
+        negative = tuple(i for i in everyone if values[i] < 0) if owed and group.kind == "column" else ()
+        results = [total] + ([sum(values[:len(negative)], Decimal(0))] if 2 <= len(negative) < n else [])
         hit = everyone if abs(total - t.value) <= t.tolerance else (
-            owed if len(results) > 1 and abs(results[1] - t.value) <= t.tolerance else None)
+            negative if len(results) > 1 and abs(results[1] - t.value) <= t.tolerance else None)
         return _stat_chance(results, t), hit
     if op == "mean" and t.additive:
         mean = CONTEXT.divide(total, n)
@@ -663,7 +665,8 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
            focus: frozenset[str] = frozenset(), cues: tuple[str, ...] = (),
            budget: Budget | None = None, named_only: bool = False,
            entity: str | None = None, asked: frozenset[str] = frozenset(),
-           refuses: Callable[[Derivation], bool] | None = None, sides: tuple[Sides, ...] = ()) -> Derivation | None:
+           refuses: Callable[[Derivation], bool] | None = None, sides: tuple[Sides, ...] = (),
+           averages_compared: bool = False) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
@@ -730,14 +733,16 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
         # those cells; then those operations everywhere; then the others: each search
         # adds to the same count of chances
         chances = _Chances(hay, mention, refuses)
+        chances.owed = "total" in cues and bool(asked & _OWED)
         spelled = cached(hay, ("spelled_ratio", sides), lambda: candidates(hay, sides)) if sides else []
         found = _spelled_ratio(mention, hay, spelled, max_chance, chances) if spelled else None
         if spelled:
             # the question said how these cells combine: another ratio of them (the
             # reciprocal, some of the numerator's parts) is not its answer
             chances.refuses = _not_spelled(spelled, refuses)
-        # "the change in the average ..." asks for a longer expression: before the pairs
-        longer = {"mean", "difference"} <= set(cues) and bool(focus) and len(named_rows) <= MAX_NAMED_ROWS
+        # "the change in the average ...", "average A and average B" ask for a longer
+        # expression: before the pairs
+        longer = averages_compared and bool(focus) and len(named_rows) <= MAX_NAMED_ROWS
         if found is None and not chances.refused and longer:
             found = _compound(mention, hay, [g for kind, f in named if kind == "asked" for g in f], named_rows,
                               cues, max_chance, chances, budget)
@@ -941,6 +946,16 @@ def cue_terms(text: str) -> tuple[str, ...]:
     return tuple(terms)
 
 
+_CHANGE_OF_AVERAGE = re.compile(r"(?i)\b(?:change|difference|increase|decrease|variation)\s+in\s+(?:the\s+)?average\b")
+
+
+def compares_averages(question: str) -> bool:
+    """Whether a question asks for a change of averages, not of levels: "the change in
+    the average ...", "the difference between average A and average B". ("The
+    difference between the average revenue in 2019 and 2018" may be two levels.)"""
+    return bool(_CHANGE_OF_AVERAGE.search(question)) or cue_terms(question).count("average") >= 2
+
+
 @lru_cache(maxsize=4096)
 def cue_words(text: str) -> tuple[str, ...]:
     """The operations the wording of ``text`` points to ("average" -> mean), in the
@@ -1029,7 +1044,7 @@ def _search(mention: Mention, hay: Haystack, max_chance: float,
             twin = _PAIR_TWIN.get(op)
             groups = [g for g in eligible if len(g.values) > 2 or twin not in pair_ops]
             chances.pending.append((groups, op))
-            hit = _first_stat(hay, groups, targets, op, mention, percent_like, chances.refuses)
+            hit = _first_stat(hay, groups, targets, op, mention, percent_like, chances.refuses, chances.owed)
         if hit is not None:
             # the groups after the hit's own were never searched for this value: a wrong
             # value is believed only where the risk of the groups searched up to its hit
@@ -1052,6 +1067,9 @@ class _Chances:
         self.refuses = refuses  # hits the question rules out: the search goes on past them
         #: a percentage or basis points: its fraction is what ratios and shares give
         self.percent_like = mention.kind in ("percent", "basis_points")
+        #: the question asks for the total of liabilities: a column's negative members
+        #: summed are a total too (set by :func:`derive`)
+        self.owed = False
         self.by_scale: dict[Decimal, list[_Target]] = {}  # the targets, by the data's scale
         self.pending: list[tuple[list[Group], str]] = []  # searches run, risk not yet counted
         self.spent = 0.0
@@ -1060,10 +1078,15 @@ class _Chances:
     def believed(self, max_chance: float) -> bool:
         """Count every search run so far; is a hit now still within ``max_chance``?"""
         for family, op in self.pending:
-            self.spent += _family_risk(self.hay, family, op, self.by_scale, self.percent_like)
+            self.spent += _family_risk(self.hay, family, op, self.by_scale, self.percent_like, self.owed)
         self.pending.clear()
         self.refused = self.spent > max_chance
         return not self.refused
+
+
+#: Question words under which a column's negative members are what is totalled ("the
+#: total fair value of all the liabilities assumed").
+_OWED = frozenset({"liabilities", "liability"})
 
 
 #: The pair operation a group statistic equals on a group of two.
@@ -1072,10 +1095,10 @@ _PAIR_TWIN = {"mean": "average", "total": "sum"}
 
 def _first_stat(hay: Haystack, eligible: list[Group], targets: dict[Decimal, list[_Target]], op: str,
                 mention: Mention, percent_like: bool, refuses: Callable[[Derivation], bool] | None = None,
-                ) -> tuple[Group, tuple[int, ...], _Target] | None:
+                owed: bool = False) -> tuple[Group, tuple[int, ...], _Target] | None:
     for g in eligible:
         for t in targets[g.scale]:
-            stat_hit = _group_stat(g, op, t, percent_like)[1]
+            stat_hit = _group_stat(g, op, t, percent_like, owed)[1]
             if (stat_hit is not None and _acceptable(hay, g, op, stat_hit, t, mention)
                     and not (refuses and refuses(_make(hay, g, op, stat_hit, t)))):
                 return g, stat_hit, t
@@ -1103,14 +1126,15 @@ RISK_SAMPLE = 40
 
 
 def _family_risk(hay: Haystack, family: list[Group], op: str, targets: dict[Decimal, list[_Target]],
-                 percent_like: bool = False) -> float:
+                 percent_like: bool = False, owed: bool = False) -> float:
     """Expected accidental hits of ``op`` over a family: exact for small families,
     scaled up from an evenly spaced sample of groups for large ones (a haystack of
     12,500 records is not walked twice to learn that it is too crowded to trust)."""
     step = max(1, len(family) // RISK_SAMPLE)
     sample = family[::step]
     if op in GROUP_OPS:
-        risk = sum(_group_stat(g, op, t, percent_like)[0] for g in sample for t in _fitting(hay, g, targets, percent_like))
+        risk = sum(_group_stat(g, op, t, percent_like, owed)[0] for g in sample
+                   for t in _fitting(hay, g, targets, percent_like))
     else:
         risk = sum(chance(g, op, t, hay) for g in sample for t in _fitting(hay, g, targets, percent_like))
     return risk * len(family) / len(sample) if sample else 0.0

@@ -38,6 +38,7 @@ from .derive import (
     Budget,
     Derivation,
     asked_cues,
+    compares_averages,
     cue_words,
     derive,
     suggestion_name,
@@ -203,6 +204,7 @@ def derive_stage(state: State) -> None:
     asked = focus_words(state.question) | prose_periods.when_words(state.question) if state.question else frozenset()
     work = Budget(state.policy.derive_max_work)
     sides = ratio_sides(state.question) if state.question else ()  # "the ratio of A to B"
+    averages_compared = compares_averages(state.question or "")  # "the change in the average ..."
     matched: list[tuple[Mention, Item]] = []
     entities: list[str | None] = []  # the ticker each value's clause names, once needed
     for index, (mention, item) in enumerate(state.matched):
@@ -223,8 +225,9 @@ def derive_stage(state: State) -> None:
             # the question says what to compute; not a word of a row's name it names
             # ("Weighted-average shares" asks for no average)
             cues = asked_cues((state.question or "") + " " + sentence, hay)
-            if "total" in cues or "mean" in cues:  # "the sum from 2020 to 2024" names 2021-2023 too
-                focus |= years_between(state.question or "")
+            asked_for = asked_cues(state.question or "", hay)
+            if {"total", "mean"} & set(asked_for) and not {"difference", "percent_change"} & set(asked_for):
+                focus |= years_between(state.question or "")  # "the sum from 2020 to 2024": 2021-2023 too
             if named_only:
                 # a rounding is only re-read as a computation the question asks for: not
                 # the "Total" of a row it names ("What was Total revenue?")
@@ -240,7 +243,7 @@ def derive_stage(state: State) -> None:
                 # total assets in 2014"; Net earnings over Total assets then is)
                 return None if work.exhausted else derive(
                     mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, entity, asked,
-                    refuses, sides)
+                    refuses, sides, averages_compared)
             found = search()
             if found is not None and any(hay.entity_of(leaf) for leaf in found.operands):
                 if not entities:

@@ -45,9 +45,11 @@ def text(period: Period) -> str:
     return f"Q{period[1]} {period[0]}" if period[1] else str(period[0])
 
 
-#: A run of years: "from 2020 to 2024", "between 2017 and 2019", "2020-2024", "2020
-#: through 2024".
-_RUN = re.compile(r"(?i)(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|thru|and)\s*((?:19|20)\d\d)(?!\d)")
+#: A run of years: "from 2020 to 2024", "between 2017 and 2019", "2020-2024", "fiscal
+#: 2020 through fiscal 2024". "In 2020 and 2024" lists two years, no run.
+_FISCAL = r"(?:(?:fiscal|fy)\s*)?"
+_RUN = re.compile(r"(?i)(?:\bbetween\s+" + _FISCAL + r"((?:19|20)\d\d)\s+and\s+" + _FISCAL + r"((?:19|20)\d\d)"
+                  r"|(?<!\d)((?:19|20)\d\d)\s*(?:-|–|to|through|thru)\s*" + _FISCAL + r"((?:19|20)\d\d))(?!\d)")
 
 #: Longer runs than this name no years in between ("1990 to 2020" is no list of thirty).
 MAX_RUN = 10
@@ -59,12 +61,15 @@ def years_between(text: str) -> frozenset[str]:
 
     >>> sorted(years_between("What is the sum of finance leases from 2020 to 2024?"))
     ['2021', '2022', '2023']
-    >>> sorted(years_between("the change between 2018 and 2019"))
+    >>> sorted(years_between("the total between fiscal 2019 and fiscal 2016"))
+    ['2017', '2018']
+    >>> sorted(years_between("the sum of finance leases in 2020 and 2024"))
     []
     """
     years: set[str] = set()
     for m in _RUN.finditer(text):
-        low, high = int(m.group(1)), int(m.group(2))
+        ends = [int(y) for y in m.groups() if y]
+        low, high = min(ends), max(ends)
         if 1 < high - low <= MAX_RUN:
             years.update(str(y) for y in range(low + 1, high))
     return frozenset(years)
