@@ -1396,3 +1396,16 @@ def test_the_difference_between_two_years_average_wording_is_still_a_pair():
     question = "What was the difference between the average revenue in 2019 and 2018?"
     item, _ = one("The answer is 39.", revenue, question=question)
     assert item.status == "derived" and item.expression == "$.rows[0][1] - $.rows[0][2]", item.reason
+
+
+def test_a_haystack_kept_for_many_questions_keeps_only_the_recent_ones_facts():
+    # the service keeps a haystack for many requests: what each question names is
+    # cached on it, and must not grow with every new question
+    from verifier import Haystack
+    from verifier.operands import MAX_PER_QUESTION, PER_QUESTION, facts
+    hay = Haystack(LEASES)
+    for year in range(MAX_PER_QUESTION + 40):
+        verify("The answer is 140 million.", haystack=hay,
+               question=f"What is the ratio of finance leases to operating leases in {1900 + year}?")
+    kept = {key: len(value) for key, value in facts(hay).items() if key[0] in PER_QUESTION}
+    assert kept and all(n <= MAX_PER_QUESTION for n in kept.values()), kept

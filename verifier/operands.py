@@ -11,7 +11,7 @@ per-haystack facts about them (is a record all one quantity, what is a row calle
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -403,9 +403,29 @@ def group_fact(hay: Haystack, what: str, group: Group, make: Callable[[], _T]) -
     return cached(hay, (what, id(group)), make)
 
 
+#: Facts keyed by what one question (or sentence) names: a haystack the service keeps
+#: for many requests keeps only the last :data:`MAX_PER_QUESTION` of each.
+PER_QUESTION = frozenset({"asked_prose", "asked_figures", "focus_cells", "spelled_ratio"})
+MAX_PER_QUESTION = 128
+
+
 def cached(hay: Haystack, key: tuple[str, object], make: Callable[[], _T]) -> _T:
     """A per-haystack fact about its groups, made on first use."""
     cache = facts(hay)
+    if key[0] in PER_QUESTION:
+        recent = cache.get((key[0], -1))
+        if recent is None:
+            recent = cache[(key[0], -1)] = OrderedDict()  # type: ignore[index]
+        assert isinstance(recent, OrderedDict)
+        if key in recent:
+            return recent[key]  # type: ignore[no-any-return]
+        value = recent[key] = make()
+        while len(recent) > MAX_PER_QUESTION:  # the oldest first; another thread may pop too
+            try:
+                recent.popitem(last=False)
+            except KeyError:
+                break
+        return value
     if key not in cache:
         cache[key] = make()  # type: ignore[index]
     return cache[key]  # type: ignore[index, return-value]
