@@ -218,3 +218,21 @@ def test_a_hit_is_not_believed_once_earlier_searches_spent_the_budget():
     chances.spent = 0.2
     assert derive._compound(mention, hay, [], rows[:1], ("mean", "difference"), 0.1, chances, None) is None
     assert chances.refused
+
+
+def test_runs_summed_or_averaged_stop_at_a_total_or_subtotal():
+    # one column: two items, their subtotal, three items, the total. A run never takes
+    # a total in (everything counted twice) nor crosses it (two sections mixed)
+    from verifier.compound import _means, _totals
+    values = [("10", False), ("20", False), ("30", True), ("40", False), ("50", False), ("60", False), ("180", True)]
+    cells = [Cell(Decimal(v), leaf=i, row=i, column=1, total_row=closing) for i, (v, closing) in enumerate(values)]
+    sums = {f.result for f in _totals(cells)}
+    assert Decimal(150) in sums  # 40 + 50 + 60
+    assert not sums & {Decimal(60), Decimal(90), Decimal(110)}  # 10 + 20 + 30, 20 + 30 + 40, 20 + 40 + 50
+    means = {f.result for f in _means(cells)}
+    assert Decimal(50) in means and Decimal(30) not in means  # (20 + 30 + 40) / 3 takes the subtotal in
+    # along a row, the cell under a "Total" column is left out
+    row = [Cell(Decimal(v), leaf=10 + i, row=0, column=i, total_column=i == 4) for i, v in enumerate(
+        ["100", "110", "120", "160", "490"])]
+    assert Decimal(490) in {f.result for f in _totals(row)}  # the four quarters, not five cells
+    assert Decimal(980) not in {f.result for f in _totals(row)}

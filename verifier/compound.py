@@ -95,25 +95,32 @@ def _runs(line: list[Cell]) -> Iterator[tuple[Cell, ...]]:
             yield tuple(line[start:start + k])
 
 
-def _items(line: list[Cell]) -> list[Cell]:
-    """A line without the cells that total it: a row's "Total" column, a column's
-    "Total" row (adding or averaging them with the rest counts everything twice)."""
+def _items(line: list[Cell]) -> list[list[Cell]]:
+    """A line cut at the cells that total it: a row's "Total" column, a column's "Total"
+    or "Subtotal" rows (adding or averaging them with the rest counts items twice, and
+    a run across a subtotal mixes two sections)."""
     along_row = len({c.row for c in line}) == 1
-    return [c for c in line if not (c.total_column if along_row else c.total_row)]
+    pieces: list[list[Cell]] = [[]]
+    for c in line:
+        if c.total_column if along_row else c.total_row:
+            pieces.append([])
+        else:
+            pieces[-1].append(c)
+    return [piece for piece in pieces if piece]
 
 
 def _totals(cells: list[Cell]) -> Iterator[Found]:
-    """sum(a, b, c, ...) of an unbroken run of a row or column (its total left out)."""
+    """sum(a, b, c, ...) of an unbroken run of a row or column (no total within it)."""
     for line in _lines(cells):
-        for group in _runs(_items(line)):
+        for group in (run for piece in _items(line) for run in _runs(piece)):
             names = " + ".join(f"{{{i}}}" for i in range(len(group)))
             yield Found("total", group, _sum(group), names, True)
 
 
 def _means(cells: list[Cell]) -> Iterator[Found]:
-    """avg(a, b, c, ...) of an unbroken run of a row or column (its total left out)."""
+    """avg(a, b, c, ...) of an unbroken run of a row or column (no total within it)."""
     for line in _lines(cells):
-        for group in _runs(_items(line)):
+        for group in (run for piece in _items(line) for run in _runs(piece)):
             names = ", ".join(f"{{{i}}}" for i in range(len(group)))
             yield Found("mean", group, CONTEXT.divide(_sum(group), len(group)), f"avg({names})", True)
 
