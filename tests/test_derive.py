@@ -1409,3 +1409,16 @@ def test_a_haystack_kept_for_many_questions_keeps_only_the_recent_ones_facts():
                question=f"What is the ratio of finance leases to operating leases in {1900 + year}?")
     kept = {key: len(value) for key, value in facts(hay).items() if key[0] in PER_QUESTION}
     assert kept and all(n <= MAX_PER_QUESTION for n in kept.values()), kept
+
+
+RENTALS = {"columns": ["", ""], "rows": [["2008", "$4,935"], ["2009", "3,144"], ["2010", "3,160"], ["2011", "3,200"],
+                                         ["2012", "2,768"], ["Thereafter", "9,934"]]}
+
+
+def test_the_rows_a_question_names_in_a_column_with_no_header():
+    # a lease schedule's one column of amounts has no name: the rows the question names
+    # ("between 2010 and 2011") are its cells named along both axes
+    question = "What is the percent change in minimum annual rental payment between 2010 and 2011?"
+    item, _ = one("The answer is 1.3%.", RENTALS, question=question)  # (3,200 - 3,160) / 3,160
+    assert item.status == "derived" and item.expression == "($.rows[3][1] - $.rows[2][1]) / $.rows[2][1] * 100", item.reason
+    assert one("The answer is 1.4%.", RENTALS, question=question)[0].status == "unsupported"

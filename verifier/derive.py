@@ -722,6 +722,12 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
                     named.append(("asked", cells))
                 if subset and len(subset) < len(family):
                     named.append((kind, subset))
+            if kind == "column" and not some:
+                # a column with no header (a lease schedule's one column of amounts):
+                # the rows the question names in it ("between 2010 and 2011")
+                cells = _cross_named(hay, [g for g in family if not _label_words(hay, g)], focus)
+                if cells:
+                    named.append(("asked", cells))
         unnamed.append((kind, family))
     if named_rows and len(named_rows) <= MAX_NAMED_ROWS and ("share" in cues or "ratio" in cues):
         totals = _over_totals(hay, named_rows, focus)
