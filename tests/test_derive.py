@@ -1422,26 +1422,3 @@ def test_the_rows_a_question_names_in_a_column_with_no_header():
     item, _ = one("The answer is 1.3%.", RENTALS, question=question)  # (3,200 - 3,160) / 3,160
     assert item.status == "derived" and item.expression == "($.rows[3][1] - $.rows[2][1]) / $.rows[2][1] * 100", item.reason
     assert one("The answer is 1.4%.", RENTALS, question=question)[0].status == "unsupported"
-
-
-OBLIGATION_YEARS = {"columns": ["(in millions)", "Total", "2007", "2008", "2009", "2010", "2011", "Thereafter"],
-                    "rows": [["Long-Term Debt Obligations", "$4,134", "$1,340", "$198", "$4", "$534", "$607", "$1,451"],
-                             ["Lease Obligations", "2,328", "351", "281", "209", "178", "158", "1,151"]]}
-
-
-def test_a_question_that_asks_how_much_something_fell_reads_an_unsigned_answer_as_a_fall():
-    question = "What is the percentage of decrease of long-term debt from 2007 to 2011?"
-    item, _ = one("The answer is 54.7%.", OBLIGATION_YEARS, question=question)  # (607 - 1,340) / 1,340
-    assert item.status == "derived" and item.expression == (
-        "($.rows[0][6] - $.rows[0][2]) / $.rows[0][2] * 100"), item.reason
-    assert one("The answer is 55.7%.", OBLIGATION_YEARS, question=question)[0].status == "unsupported"
-    # "the increase / (decrease)" asks either way: the sign is the answer's to give
-    either = "What is the increase / (decrease) in long-term debt from 2007 to 2011?"
-    assert one("The answer is 54.7%.", OBLIGATION_YEARS, question=either)[0].status == "unsupported"
-
-
-def test_a_fall_word_in_a_rows_name_asks_for_no_fall():
-    from verifier.pipeline import asks_for_a_fall
-    assert asks_for_a_fall("What is the percentage decrease in total liability from 2007 to 2008?")
-    assert not asks_for_a_fall("what is Workforce reduction expressed as a percentage of Facility costs?")
-    assert not asks_for_a_fall("What is the increase / (decrease) in the loss from operations?")

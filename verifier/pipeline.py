@@ -186,20 +186,6 @@ def stale_stage(state: State) -> None:
                 state.matched[i] = (mention, stale_item(mention, earlier))
 
 
-#: Words of a question that ask how much something fell ("the decrease in", not a
-#: row's "Workforce reduction"), and words that ask for a change either way ("the
-#: increase / (decrease) in ...").
-_FALL = re.compile(r"(?i)\b(?:decrease|decline|drop|fall|reduction)\s+(?:in|of)\b")
-_RISE = re.compile(r"(?i)\b(?:increase[ds]?|rise|rose|grow(?:th)?|grew|gain|change[ds]?|difference)\b")
-
-
-def asks_for_a_fall(question: str) -> bool:
-    """Whether a question asks how much something fell ("the percentage decrease of
-    long-term debt from 2007 to 2011"), so an unsigned answer is a fall. Not when it
-    also names a rise or a change ("the increase / (decrease) in ...")."""
-    return bool(_FALL.search(question)) and not _RISE.search(question)
-
-
 #: Computations over one row's own cells (a change, an average): for a question that
 #: names the row, operands from another row explain nothing. Sums, ratios and shares
 #: combine rows by nature ("as a percentage of total assets").
@@ -219,16 +205,12 @@ def derive_stage(state: State) -> None:
     work = Budget(state.policy.derive_max_work)
     sides = ratio_sides(state.question) if state.question else ()  # "the ratio of A to B"
     averages_compared = compares_averages(state.question or "")  # "the change in the average ..."
-    asks_fall = asks_for_a_fall(state.question or "")
     matched: list[tuple[Mention, Item]] = []
     entities: list[str | None] = []  # the ticker each value's clause names, once needed
     for index, (mention, item) in enumerate(state.matched):
         as_written = mention
         if mention.kind == "date" and item.status == "unsupported" and state.question:
             mention = _year_as_number(state, mention)
-        if asks_fall and not mention.direction and not mention.explicit_sign:
-            # "the percentage decrease ... from 2007 to 2011": 54.7% is a fall of 54.7%
-            mention = replace(mention, direction=-1)
         # a value the question's cell points away from may still be a computation the
         # question asks for ("the change in 2019" equal by chance to a 2018 cell)
         recheck = item.status == "unsupported" or id(item) in state.cell_flags or id(item) in state.period_flags
