@@ -1422,3 +1422,15 @@ def test_the_rows_a_question_names_in_a_column_with_no_header():
     item, _ = one("The answer is 1.3%.", RENTALS, question=question)  # (3,200 - 3,160) / 3,160
     assert item.status == "derived" and item.expression == "($.rows[3][1] - $.rows[2][1]) / $.rows[2][1] * 100", item.reason
     assert one("The answer is 1.4%.", RENTALS, question=question)[0].status == "unsupported"
+
+
+def test_columns_whose_headers_name_no_label_word_are_not_headerless():
+    # "Q1" ... "Q4" carry no label words, but they are headers: the rows a question
+    # names are not combined across them as if the table had one unnamed column
+    quarters = {"columns": ["(in millions)", "Q1", "Q2", "Q3", "Q4"],
+                "rows": [["Net revenue", "4,812", "5,106", "5,377", "5,902"],
+                         ["Cost of revenue", "2,915", "3,040", "3,188", "3,461"],
+                         ["Operating expenses", "1,104", "1,150", "1,201", "1,266"]]}
+    question = "What was the gross margin (net revenue less cost of revenue) in Q4?"
+    for wrong in ("$7,727 million", "$8,146 million"):  # Q1's and Q2's rows added
+        assert one(f"The answer is {wrong}.", quarters, question=question)[0].status == "unsupported", wrong

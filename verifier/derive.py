@@ -722,10 +722,13 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
                     named.append(("asked", cells))
                 if subset and len(subset) < len(family):
                     named.append((kind, subset))
-            if kind == "column" and not some:
-                # a column with no header (a lease schedule's one column of amounts):
-                # the rows the question names in it ("between 2010 and 2011")
-                cells = _cross_named(hay, [g for g in family if not _label_words(hay, g)], focus)
+            headless = [g for g in family if not (hay.leaves[g.leaves[0]].key or "").strip()] \
+                if kind == "column" and not some else []
+            if len(headless) == 1:
+                # the one column printed with no header (a lease schedule's amounts): the
+                # rows the question names in it ("between 2010 and 2011"). Not columns
+                # whose header only has no label words ("Q4", "Mar"): those are named
+                cells = _cross_named(hay, headless, focus)
                 if cells:
                     named.append(("asked", cells))
         unnamed.append((kind, family))
