@@ -725,7 +725,7 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
             headless = [g for g in family if not (hay.leaves[g.leaves[0]].key or "").strip()] \
                 if kind == "column" and not some else []
             if len(headless) == 1:
-                # the one column printed with no header (a lease schedule's amounts): the
+                # the data's one column printed with no header (a lease schedule's amounts): the
                 # rows the question names in it ("between 2010 and 2011"). Not columns
                 # whose header only has no label words ("Q4", "Mar"): those are named
                 cells = _cross_named(hay, headless, focus)
