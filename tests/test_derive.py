@@ -1085,23 +1085,6 @@ def test_a_total_printed_several_times_does_not_crowd_a_ratio():
     assert one("The answer is 0.97.", costs, question=question)[0].status == "unsupported"
 
 
-def test_a_share_of_a_named_row_divides_by_its_columns_total_row():
-    obligations = {"columns": ["", "Total", "Less Than 1 Year", "1-3 Years", "Years3-5", "More Than 5 Years"],
-                   "rows": [["Operating leases", "$98,389", "$37,427", "$36,581", "$12,556", "$11,825"],
-                            ["Capital leases (1)", "50,049", "7,729", "17,422", "10,097", "14,801"],
-                            ["Purchase obligations", "424,561", "345,498", "28,946", "13,442", "36,675"],
-                            ["Long-term debt and interest expense (2)", "6,468,517", "660,840", "1,079,096",
-                             "257,630", "4,470,951"],
-                            ["Other long-term liabilities (4)", "190,821", "4,785", "13,692", "7,802", "164,542"],
-                            ["Total", "$7,232,337", "$1,056,279", "$1,175,737", "$301,527", "$4,698,794"]]}
-    question = "What is the percentage of capital leases in the total liabilities?"
-    item, _ = one("The answer is 0.69%.", obligations, question=question)  # 50,049 / 7,232,337
-    # the Total row is the whole: not added to the row's cell as a share of the pair would
-    assert item.status == "derived" and item.expression == "($.rows[1][1] / $.rows[5][1]) * 100", item.reason
-    assert one("The answer is 0.96%.", obligations, question=question)[0].status == "unsupported"
-    assert one("The answer is 0.96%.", obligations)[0].status == "unsupported"
-
-
 OBLIGATIONS = {"columns": ["", "Total", "Less Than 1 Year", "1-3 Years", "Years3-5", "More Than 5 Years"],
                "rows": [["Operating leases", "$98,389", "$37,427", "$36,581", "$12,556", "$11,825"],
                         ["Capital leases (1)", "50,049", "7,729", "17,422", "10,097", "14,801"],
@@ -1110,6 +1093,15 @@ OBLIGATIONS = {"columns": ["", "Total", "Less Than 1 Year", "1-3 Years", "Years3
                          "257,630", "4,470,951"],
                         ["Other long-term liabilities (4)", "190,821", "4,785", "13,692", "7,802", "164,542"],
                         ["Total", "$7,232,337", "$1,056,279", "$1,175,737", "$301,527", "$4,698,794"]]}
+
+
+def test_a_share_of_a_named_row_divides_by_its_columns_total_row():
+    question = "What is the percentage of capital leases in the total liabilities?"
+    item, _ = one("The answer is 0.69%.", OBLIGATIONS, question=question)  # 50,049 / 7,232,337
+    # the Total row is the whole: not added to the row's cell as a share of the pair would
+    assert item.status == "derived" and item.expression == "($.rows[1][1] / $.rows[5][1]) * 100", item.reason
+    assert one("The answer is 0.96%.", OBLIGATIONS, question=question)[0].status == "unsupported"
+    assert one("The answer is 0.96%.", OBLIGATIONS)[0].status == "unsupported"
 
 
 def test_only_the_groups_searched_up_to_a_hit_count_against_it():
