@@ -845,9 +845,7 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
                 break  # every row is in it
     if "total" in cues or "mean" in cues:  # "the total depreciation from 2017 to 2019"
         sets += prose_series(hay)
-    jobs = [(cells, [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
-                     for base in _targets(mention, scale) for t in _signed(base, mention) if not t.magnitude])
-            for scale, cells in sets]
+    jobs = [(cells, _compound_targets(mention, scale)) for scale, cells in sets]
 
     def fits(found: compound.Found, t: compound.Target) -> bool:
         return _adds_up(hay, mention, t.additive, [c.leaf for c in found.cells])
@@ -860,7 +858,7 @@ def _compound(mention: Mention, hay: Haystack, asked: list[Group], rows: list[Gr
             return False
         if t.additive and _too_coarse(mention, found.result, t.value, [c.value for c in found.cells]):
             return False
-        return not (chances.refuses and chances.refuses(_made(hay, found, t)))
+        return _unrefused(hay, chances, found, t)
 
     if budget is not None and not budget.spend(sum(len(cells) ** 2 for _, cells in sets)):
         raise _OutOfBudget
@@ -886,6 +884,19 @@ def _not_spelled(spelled: list[compound.Found], refuses: Callable[[Derivation], 
     return refused
 
 
+def _compound_targets(mention: Mention, scale: Decimal) -> list[compound.Target]:
+    """The targets of :mod:`verifier.compound`'s expressions in data of ``scale``: as
+    the answer signed them, no magnitudes (those are for pair shapes only)."""
+    return [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
+            for base in _targets(mention, scale) for t in _signed(base, mention) if not t.magnitude]
+
+
+def _unrefused(hay: Haystack, chances: _Chances, found: compound.Found, t: compound.Target) -> bool:
+    """Whether the question's checks (``chances.refuses``) let a longer expression's hit
+    stand."""
+    return not (chances.refuses and chances.refuses(_made(hay, found, t)))
+
+
 def _made(hay: Haystack, found: compound.Found, t: compound.Target) -> Derivation:
     """A result of a longer expression (:mod:`verifier.compound`) as a derivation."""
     def written(operands: list[str]) -> str:  # the expression over paths, or figures
@@ -900,12 +911,10 @@ def _spelled_ratio(mention: Mention, hay: Haystack, founds: list[compound.Found]
                    chances: _Chances) -> Derivation | None:
     """The ratio the question spells out (:mod:`verifier.asked_ratio`), first of all:
     the few results of that one expression are the few chances it adds."""
-    targets = [compound.Target(t.value, t.tolerance, t.additive, t.percent, _window(t))
-               for base in _targets(mention, Decimal(1)) for t in _signed(base, mention)
-               if not t.magnitude and not t.additive]
+    targets = [t for t in _compound_targets(mention, Decimal(1)) if not t.additive]
 
     def accept(found: compound.Found, t: compound.Target) -> bool:
-        return not (chances.refuses and chances.refuses(_made(hay, found, t)))
+        return _unrefused(hay, chances, found, t)
     hit, risk = compound.score(founds, targets, accept)
     chances.spent += risk
     if hit is None or not chances.believed(max_chance):

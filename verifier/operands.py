@@ -325,8 +325,8 @@ def cell_of(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
     return compound.Cell(value, leaf, row, hay._segment[node],
                          dated_column=_dated(hay.leaves[leaf].key or ""),
                          dated_row=_dated(label.replace("_", " ")),
-                         total_column=bool(_CLOSING_ROW.search(slug(hay.leaves[leaf].key or ""))),
-                         total_row=bool(_CLOSING_ROW.search(label)))
+                         total_column=closes_section(hay.leaves[leaf].key or ""),
+                         total_row=closes_section(label))
 
 
 def _dated(label: str) -> bool:
@@ -382,8 +382,8 @@ def holds_its_total(hay: Haystack, group: Group) -> bool:
     cache = facts(hay)
     key = ("holds_total", id(group))
     if key not in cache:
-        cache[key] = any(_CLOSING_ROW.search(slug(hay.leaves[leaf].key or "") if group.kind == "record" else
-                                             record_label(hay, hay.leaves[leaf].node))
+        cache[key] = any(closes_section(hay.leaves[leaf].key or "" if group.kind == "record" else
+                                        record_label(hay, hay.leaves[leaf].node))
                          for leaf in group.leaves)
     return bool(cache[key])
 

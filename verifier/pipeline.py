@@ -205,6 +205,7 @@ def derive_stage(state: State) -> None:
     work = Budget(state.policy.derive_max_work)
     sides = ratio_sides(state.question) if state.question else ()  # "the ratio of A to B"
     averages_compared = compares_averages(state.question or "")  # "the change in the average ..."
+    asked_for: tuple[str, ...] | None = None  # the question's cues, once a value is searched
     matched: list[tuple[Mention, Item]] = []
     entities: list[str | None] = []  # the ticker each value's clause names, once needed
     for index, (mention, item) in enumerate(state.matched):
@@ -225,13 +226,14 @@ def derive_stage(state: State) -> None:
             # the question says what to compute; not a word of a row's name it names
             # ("Weighted-average shares" asks for no average)
             cues = asked_cues((state.question or "") + " " + sentence, hay)
-            asked_for = asked_cues(state.question or "", hay)
+            if asked_for is None:  # the question's own cues: the same for every value
+                asked_for = asked_cues(state.question or "", hay)
             if {"total", "mean"} & set(asked_for) and not {"difference", "percent_change"} & set(asked_for):
                 focus |= years_between(state.question or "")  # "the sum from 2020 to 2024": 2021-2023 too
             if named_only:
                 # a rounding is only re-read as a computation the question asks for: not
                 # the "Total" of a row it names ("What was Total revenue?")
-                cues = asked_cues(state.question or "", hay)
+                cues = asked_for
 
             def refuses(found: Derivation, mention: Mention = mention, item: Item = item) -> bool:
                 return _refused(state, mention, item, found)
