@@ -177,9 +177,9 @@ def _lines(hay: Haystack) -> dict[tuple[int, str], list[_Line]]:
         for table, by_row in rows.items():
             columns: dict[tuple[object, str], dict[object, LeafId]] = {}
             for row, cells in by_row.items():
-                label = record_label(hay, hay.leaves[next(iter(cells.values()))].node)
+                node = hay.leaves[next(iter(cells.values()))].node
                 out.setdefault((table, "row"), []).append(
-                    _Line(row_words(hay, hay.leaves[next(iter(cells.values()))].node), label == "total", cells))
+                    _Line(row_words(hay, node), record_label(hay, node) == "total", cells))
                 for position, leaf in cells.items():
                     columns.setdefault((position, _header(hay, leaf)), {})[row] = leaf
             for (_, header), cells in columns.items():
