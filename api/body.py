@@ -34,8 +34,11 @@ class ExactJSONRequest(Request):
         if not hasattr(self, "_body"):
             limit = self.app.state.settings.max_body_bytes
             declared = self.headers.get("content-length")
-            if declared is not None and declared.isdigit() and int(declared) > limit:
-                raise BodyTooLarge(int(declared), limit)
+            # (a header of thousands of digits is over any limit: int() of it would
+            # raise past Python's 4,300-digit cap)
+            if declared is not None and declared.isascii() and declared.isdigit() and (
+                    len(declared) > 18 or int(declared) > limit):
+                raise BodyTooLarge(int(declared) if len(declared) <= 18 else limit + 1, limit)
             chunks, size = [], 0
             async for chunk in self.stream():
                 size += len(chunk)

@@ -1090,15 +1090,23 @@ _MAX_EXPONENT = numbers.MAX_DIGITS + 30
 
 
 def _small_int(value: Any, lo: int, hi: int, strip: str = "") -> int | None:
+    """``value`` as an int in ``lo..hi``, or None. A number goes through the bounded
+    reading of :func:`_number_text` first: ``int()`` of a ``1e10000000`` leaf would
+    build a ten-million-digit integer (minutes, holding the GIL), and of an infinity
+    raises ``OverflowError``."""
     if isinstance(value, bool):
         return None
     if isinstance(value, str):
         value = value.strip().lstrip(strip)
-        if not value.isdigit():
+        if not (0 < len(value) <= 20 and value.isascii() and value.isdigit()):
             return None
-    try:
         whole = int(value)
-    except (TypeError, ValueError):
+    elif isinstance(value, (int, float, Decimal)):
+        number = _number_text(value)[1]
+        if number is None or number != number.to_integral_value():
+            return None
+        whole = int(number)  # bounded: at most MAX_DIGITS digits, exponent checked
+    else:
         return None
     return whole if lo <= whole <= hi else None
 
