@@ -31,7 +31,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) -> None:
             os.environ.setdefault(MULTIPROC_ENV, shared)
             # uvicorn logs at warning level here (its info lines repeat per worker): say it once
             print(f"serving on http://{host}:{port} with {workers} workers", file=sys.stderr, flush=True)
-            uvicorn.run("api.app:create_app", factory=True, host=host, port=port, workers=workers,
+            uvicorn.run("verifier.api.app:create_app", factory=True, host=host, port=port, workers=workers,
                         log_level="warning")
     else:
         uvicorn.run(create_app(settings), host=host, port=port, log_level="info")

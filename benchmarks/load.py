@@ -32,8 +32,8 @@ from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, func, select
+from verifier.api.audit import verifications
 
-from api.audit import verifications
 from verifier import Haystack, baseline, verify
 from verifier.jsonio import dumps, loads
 
@@ -140,7 +140,7 @@ def run(duration: int, connections: int, workers: int, audit: str) -> dict[str, 
         metrics_dir.mkdir()
         env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "api.app:create_app", "--host", "127.0.0.1",
+        [sys.executable, "-m", "uvicorn", "--factory", "verifier.api.app:create_app", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning"],
         env=env, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"

@@ -8,7 +8,7 @@ Which capitalised words are *not* tickers is the stop-lists' business
 >>> parse("$brk/b").symbol
 Traceback (most recent call last):
 ...
-normalizers._errors.NormalizeError: cannot read '$brk/b' as ticker: not a ticker symbol
+verifier.normalizers._errors.NormalizeError: cannot read '$brk/b' as ticker: not a ticker symbol
 >>> t = parse("NYSE:BRK-B")
 >>> t.symbol, t.exchange, t.base
 ('BRK.B', 'NYSE', 'BRK')

@@ -10,9 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import uvicorn
-
-from api.app import create_app
-from api.settings import Settings
+from verifier.api.app import create_app
+from verifier.api.settings import Settings
 
 
 def free_port() -> int:

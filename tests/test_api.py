@@ -13,9 +13,9 @@ import httpx
 import jsonpath_ng
 import pytest
 from sqlalchemy import create_engine, func, select, text
+from verifier.api.audit import verifications
+from verifier.api.settings import Settings
 
-from api.audit import verifications
-from api.settings import Settings
 from tests._server import running
 
 QUOTE = [{"name": "get_quote", "id": "call_7", "output": {
@@ -354,7 +354,7 @@ def test_messages_with_answer_too_or_a_bad_transcript_is_422_naming_the_message(
 
 
 def test_audit_logs_opened_together_on_one_file_all_start(sqlite_url):
-    from api.audit import AuditLog
+    from verifier.api.audit import AuditLog
 
     with ThreadPoolExecutor(4) as pool:
         logs = list(pool.map(lambda _: AuditLog(sqlite_url), range(4)))

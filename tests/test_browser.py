@@ -82,7 +82,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env.pop("VERIFIER_API_KEY", None)
     log = (tmp / "uvicorn.log").open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "api.app:create_app",
+        [sys.executable, "-m", "uvicorn", "--factory", "verifier.api.app:create_app",
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/"

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import httpx
 import pytest
+from verifier.api.settings import Settings
 
-from api.settings import Settings
 from tests._server import running
 from verifier import jsonio, verify
 

@@ -338,7 +338,7 @@ def test_a_tables_unit_reaches_exactly_the_cells_it_is_said_of(answer, table, qu
 
 
 def test_full_width_figures_joined_or_listed():
-    from normalizers._text import fold
+    from verifier.normalizers._text import fold
     assert fold("\uff12\uff10\uff12\uff13\uff0c\uff12\uff10\uff12\uff14") == "2023\uff0c2024"  # two years, a list
     assert fold("\uff11\uff0c\uff12\uff13\uff14") == "1,234"  # a thousands group
 

@@ -2,8 +2,16 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-
-from normalizers import amounts, codes, dates, multipliers, percents, periods, quotes, tickers
+from verifier.normalizers import (
+    amounts,
+    codes,
+    dates,
+    multipliers,
+    percents,
+    periods,
+    quotes,
+    tickers,
+)
 
 
 @pytest.mark.parametrize(

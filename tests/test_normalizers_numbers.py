@@ -1,8 +1,7 @@
 from decimal import Decimal
 
 import pytest
-
-from normalizers import NormalizeError, numbers
+from verifier.normalizers import NormalizeError, numbers
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ import pytest
 from babel.numbers import format_decimal, format_percent
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from verifier.normalizers import SUPPORTED_LOCALES, NormalizeError, percents
 
-import normalizers
-from normalizers import SUPPORTED_LOCALES, NormalizeError, percents
+from verifier import normalizers
 from verifier.extract import extract
 
 decimals = st.decimals(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import stoplists
+from verifier import stoplists
 from verifier.stakes import find_stakes, high_stakes, lexicon, parse_entry
 
 

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
-import stoplists
-from normalizers.numbers import CONTEXT
+from verifier import stoplists
+from verifier.normalizers.numbers import CONTEXT
 
 from .compound import Found
 from .haystack import Haystack, LeafId

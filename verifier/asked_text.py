@@ -11,8 +11,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-import stoplists
-from normalizers.numbers import CONTEXT
+from verifier import stoplists
+from verifier.normalizers.numbers import CONTEXT
 
 from . import prose_periods, yearquarter
 from .haystack import Haystack, LeafId

@@ -17,7 +17,7 @@ import bisect
 import re
 from functools import lru_cache
 
-from normalizers import tickers
+from verifier.normalizers import tickers
 
 from . import prose_periods, yearquarter
 from .extract import NUMERIC_KINDS, Mention

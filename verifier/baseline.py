@@ -13,7 +13,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-import stoplists
+from verifier import stoplists
 
 _GROUPS = re.compile(r"(\d)[,](?=\d{3}\b)")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?%?")

@@ -30,7 +30,7 @@ import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
-import stoplists
+from verifier import stoplists
 
 from . import prose_periods, yearquarter
 from .attribute import RELATIVE_PERIOD

@@ -21,13 +21,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-import stoplists
+from verifier import stoplists
 
 from ._errors import InputError, VerifierError
 from .evaluate import load_dataset, run
 from .jsonio import load_path, loads, read_jsonl, read_text
 from .judge import Judge, OpenAIJudge, judge_from_env
 from .models import Report
+from .pipeline import VERSION as __version__
 from .pipeline import verify
 from .policy import Policy
 from .suggest import aggregate
@@ -251,7 +252,11 @@ def serve(
     workers: Annotated[int, typer.Option(help="Worker processes (uvicorn).", min=1)] = 1,
 ) -> None:
     """Serve the HTTP API and the demo page (settings: VERIFIER_* environment variables)."""
-    from api.server import run  # the service's dependencies load only when serving
+    try:  # the service's dependencies load only when serving, and are an extra
+        from verifier.api.server import run
+    except ModuleNotFoundError as exc:
+        _fail(f"the service needs the [server] extra ({exc.name} is not installed): "
+              "pip install 'finverify[server]'")
 
     try:
         run(host=host, port=port, workers=workers)
@@ -305,6 +310,20 @@ def _print_report(answer: str, report: Report) -> None:
     if report.warnings.retry_hint:
         out.print("\n[bold]retry hint[/bold]")
         out.print(report.warnings.retry_hint, markup=False)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"finverify {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Check an assistant's answer against the tool results it consulted."""
 
 
 def _fail(message: str) -> typer.Exit:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations, permutations
 
-from normalizers.numbers import CONTEXT
+from verifier.normalizers.numbers import CONTEXT
 
 #: More named cells than this and the question did not narrow the table down.
 MAX_CELLS = 12

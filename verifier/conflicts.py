@@ -16,7 +16,7 @@ from decimal import Decimal, InvalidOperation
 
 import regex
 
-from normalizers import numbers
+from verifier.normalizers import numbers
 
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack, LeafId

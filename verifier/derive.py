@@ -39,9 +39,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-import stoplists
-from normalizers import tickers
-from normalizers.numbers import CONTEXT, exponent, half_unit
+from verifier import stoplists
+from verifier.normalizers import tickers
+from verifier.normalizers.numbers import CONTEXT, exponent, half_unit
 
 from . import compound, prose_periods, yearquarter
 from .asked_ratio import Sides, candidates

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
 
-import stoplists
-from normalizers import (
+from verifier import stoplists
+from verifier.normalizers import (
     NormalizeError,
     amounts,
     codes,
@@ -31,7 +31,7 @@ from normalizers import (
     quotes,
     tickers,
 )
-from normalizers._text import fold
+from verifier.normalizers._text import fold
 
 from .models import decimal_text
 

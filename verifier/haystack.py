@@ -32,8 +32,8 @@ from typing import Any, NamedTuple
 
 import regex
 
-from normalizers import NormalizeError, amounts, dates, numbers, periods, quotes, tickers
-from normalizers._text import fold
+from verifier.normalizers import NormalizeError, amounts, dates, numbers, periods, quotes, tickers
+from verifier.normalizers._text import fold
 
 from . import table_layout, yearquarter
 from ._errors import InputError, LimitError

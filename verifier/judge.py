@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from normalizers import quotes
-from normalizers._text import fold
+from verifier.normalizers import quotes
+from verifier.normalizers._text import fold
 
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack, LeafId

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import stoplists
+from verifier import stoplists
 
 from .haystack import Haystack, LeafId
 from .operands import record_label

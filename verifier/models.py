@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from normalizers.numbers import CONTEXT
+from verifier.normalizers.numbers import CONTEXT
 
 Kind = Literal[
     "ticker", "amount", "percent", "basis_points", "percentage_points", "multiplier",

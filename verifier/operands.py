@@ -18,8 +18,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import TypeVar
 
-import stoplists
-from normalizers.numbers import CONTEXT
+from verifier import stoplists
+from verifier.normalizers.numbers import CONTEXT
 
 from . import compound, prose_periods, yearquarter
 from .haystack import Haystack, LeafId, is_period_label

@@ -10,6 +10,7 @@ second opinion on high-stakes sentences, only when a judge is configured), ``sco
 from __future__ import annotations
 
 import bisect
+import importlib.metadata as _metadata
 import re
 import zlib
 from collections.abc import Callable
@@ -17,8 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from normalizers import NormalizeError, number_symbols, quotes
-from normalizers._text import fold
+from verifier.normalizers import NormalizeError, number_symbols, quotes
+from verifier.normalizers._text import fold
 
 from . import cells, conflicts, polarity, prose_periods, yearquarter
 from . import question as asked
@@ -64,7 +65,10 @@ from .sentences import Sentence, split
 from .stakes import high_stakes
 from .yearquarter import Period, years_between
 
-VERSION = "0.1.0"
+try:  # the installed distribution's version; a source tree that is not installed says 0+unknown
+    VERSION = _metadata.version("finverify")
+except _metadata.PackageNotFoundError:  # pragma: no cover
+    VERSION = "0+unknown"
 
 
 @dataclass

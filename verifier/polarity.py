@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import regex
 
-import stoplists
+from verifier import stoplists
 
 from .attribute import CLAUSE_BREAK as _CLAUSE_BREAK
 from .attribute import sentence_starts

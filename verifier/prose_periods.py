@@ -65,7 +65,7 @@ _OPENER = re.compile(
     re.IGNORECASE | re.VERBOSE)
 _WHEN_WORD = re.compile(r"[a-z]+|\d+")
 #: Month names, in order (a month's number is its place here plus one).
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+MONTHS: tuple[str, ...] = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december")
 
 

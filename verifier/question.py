@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import regex
 
-import stoplists
+from verifier import stoplists
 
 from .attribute import same_entity, scope_starts
 from .extract import NUMERIC_KINDS, Extractor, Mention

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import regex
 
-import stoplists
+from verifier import stoplists
 
 from .attribute import sentence_starts
 from .extract import Mention

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-import stoplists
+from verifier import stoplists
 
 from .attribute import sentence_starts
 
