@@ -166,11 +166,9 @@ def test_evidence_is_the_records_tied_to_the_sentence_not_the_haystack() -> None
     answer = "NVDA led the day, up 4.2% to $912.40."
     report = verify(answer, haystack=hay, judge=False)
     assert all(i.status == "exact" or i.status == "normalized" for i in report.items)
-    from verifier.pipeline import State, attribute_stage, extract_stage, match_stage
+    from verifier.pipeline import State, run
 
-    state = State(answer, hay, "en_US", Policy())
-    for stage in (extract_stage, match_stage, attribute_stage):
-        stage(state)
+    state = run(State(answer, hay, "en_US", Policy()), only=("extract", "match", "attribute"))
     evidence = evidence_for(hay, sentence_leaves([m for m, _ in state.matched], hay))
     assert len(evidence.records) == 1
     text = evidence.text

@@ -23,9 +23,8 @@ from . import prose_periods, yearquarter
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack
 from .match import candidate_leaves, misattributed_item
-from .models import SUPPORTED_STATUSES, Item
+from .models import SUPPORTED_STATUSES, Flag, Item
 from .names import name_mentions
-from .yearquarter import Period
 
 _ABBREVIATIONS = (
     "Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "St", "Mr", "Ms", "Dr", "U.S", "U.K",
@@ -147,12 +146,11 @@ def clause_entities(answer: str, matched: list[tuple[Mention, Item]], hay: Hayst
     return entities
 
 
-def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack,
-                      said: dict[int, Period] | None = None) -> list[Item]:
+def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
     """Items whose value is found only in records of another period than the one their
     sentence or clause names ("revenue was $120M in 2025" where $120M is the 2026
-    record's) marked ``misattributed``; ``said`` gets, by item index, the period each
-    flagged item's clause names."""
+    record's) marked ``misattributed``, each with a ``periods`` :class:`Flag` holding the
+    period its clause names."""
     starts = scope_starts(answer)
     # a clause that moves between periods ("to $391bn in 2024 from $383bn", "since 2023",
     # "down from") is not about one period
@@ -165,7 +163,7 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
             scope = starts[bisect.bisect_right(starts, mention.start) - 1]
             named.setdefault(scope, set()).add(period)
     items = []
-    for index, (mention, item) in enumerate(matched):
+    for mention, item in matched:
         scope = starts[bisect.bisect_right(starts, mention.start) - 1]
         periods = None if scope in moving else named.get(scope)
         # exact values only: a rounded one ("about $2.5bn") may round from several periods
@@ -180,9 +178,8 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
                 owner = min(held[0] or ())
                 where = "record" if hay.period_of(leaves[0]) is not None else f"figure in {hay.path(leaves[0])}"
                 item = misattributed_item(item, hay, mention, yearquarter.text(asked),
-                                          owner=f"the {yearquarter.text(owner)} {where}")
-                if said is not None:
-                    said[index] = asked
+                                          owner=f"the {yearquarter.text(owner)} {where}").with_flag(
+                    Flag("periods", asked))
         items.append(item)
     return items
 

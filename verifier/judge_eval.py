@@ -24,14 +24,15 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from . import pipeline
 from ._errors import InputError
 from .haystack import Haystack
 from .jsonio import read_jsonl
 from .judge import Judge, evidence_for, judge_sentence, sentence_leaves
 from .models import Judgement
-from .pipeline import State, attribute_stage, derive_stage, extract_stage, match_stage, stale_stage
 from .policy import Policy
 from .stakes import high_stakes
+from .state import State
 
 Label = Literal["supported", "unsupported", "partial"]
 
@@ -88,9 +89,8 @@ def judge_case(case: JudgeCase, judge: Judge) -> Judgement:
     start = answer.index(case.sentence)
     end = start + len(case.sentence)
     hay = Haystack(case.tool_results, locale=case.locale)
-    state = State(answer, hay, case.locale, Policy(), case.question)
-    for stage in (extract_stage, match_stage, attribute_stage, stale_stage, derive_stage):
-        stage(state)
+    state = pipeline.run(State(answer, hay, case.locale, Policy(), case.question),
+                only=("extract", "match", "attribute", "stale", "derive"))
     mentions = [m for m, _ in state.matched if start <= m.start < end]
     stakes = next((s.reasons for s in high_stakes(answer) if s.start <= start < s.end), ())
     return judge_sentence(judge, sentence=case.sentence, start=start, end=end,

@@ -8,10 +8,11 @@ description. Values are JSON-safe: numbers the verifier computed are decimal str
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from verifier.normalizers.numbers import CONTEXT
 
@@ -65,10 +66,34 @@ class Evidence(BaseModel):
     )
 
 
+@dataclass(frozen=True)
+class Flag:
+    """A doubt a stage leaves on an item for later stages to weigh; not part of the report.
+
+    ``cells``: the question names a table row or period and this value is another's.
+    ``periods``: the value's clause names ``period`` and the value is another period's.
+    The derive stage reads both: a computation may still explain such a value.
+    """
+
+    stage: Literal["cells", "periods"]
+    period: tuple[int, int | None] | None = None
+
+
 class Item(BaseModel):
     """One value extracted from the answer and what the data says about it."""
 
     model_config = _FROZEN
+    _flags: tuple[Flag, ...] = PrivateAttr(default=())
+
+    def flag(self, stage: Literal["cells", "periods"]) -> Flag | None:
+        """The flag ``stage`` left on this item, if any (see :class:`Flag`)."""
+        return next((f for f in self._flags if f.stage == stage), None)
+
+    def with_flag(self, flag: Flag) -> Item:
+        """A copy of this item carrying ``flag`` too."""
+        copy = self.model_copy()
+        copy._flags = (*self._flags, flag)
+        return copy
 
     kind: Kind = Field(description="What sort of value this is.")
     text: str = Field(description="The value exactly as written in the answer.", examples=["$2.1bn"])

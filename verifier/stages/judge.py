@@ -1,0 +1,104 @@
+"""judge: the model judge's verdicts on the sentences the Policy picks (high-stakes ones
+by default); its quotes are checked against the data, every fault is ``not_judged``."""
+
+from __future__ import annotations
+
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+
+from ..attribute import sentence_starts
+from ..judge import Trigger, evidence_for, judge_sentence, sentence_leaves
+from ..models import Judgement
+from ..stakes import high_stakes
+from ..state import State
+
+REQUIRES = frozenset({"judge", "answer", "matched", "haystack", "policy"})
+ASSIGNS = frozenset({"judgements", "matched"})
+
+
+def _sentences(answer: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence, trimmed of surrounding whitespace; empty ones left out."""
+    starts = sentence_starts(answer)
+    spans = []
+    for left, right in zip(starts, starts[1:] + [len(answer)], strict=True):
+        text = answer[left:right]
+        start, end = left + len(text) - len(text.lstrip()), left + len(text.rstrip())
+        if end > start:
+            spans.append((start, end))
+    return spans
+
+
+def _judge_plan(state: State) -> list[tuple[int, int, Trigger, tuple[str, ...]]]:
+    """The sentences to judge, highest priority first: high-stakes sentences whose values
+    all passed, then (if asked) sentences with a flagged value, then the monitoring sample."""
+    policy, answer = state.policy, state.answer
+    sampled = policy.judge_sample_rate > 0 and (
+        zlib.crc32(answer.encode("utf-8", "surrogatepass")) / 2**32 < policy.judge_sample_rate)
+    if not (policy.judge_high_stakes or policy.judge_flagged or sampled):
+        return []
+    stakes = {(s.start, s.end): s.reasons for s in high_stakes(answer, policy.judge_extra_phrases)}
+    if not (stakes or sampled) and not (policy.judge_flagged and any(i.flagged for _, i in state.matched)):
+        return []  # the common case: nothing to ask, no further work
+    plan: dict[Trigger, list[tuple[int, int, Trigger, tuple[str, ...]]]] = {
+        "high_stakes": [], "flagged": [], "sampled": []}
+    for start, end in _sentences(answer):
+        reasons = stakes.get((start, end), ())
+        flagged = any(i.flagged for m, i in state.matched if start <= m.start < end)
+        trigger: Trigger | None = (
+            "high_stakes" if reasons and not flagged and policy.judge_high_stakes else
+            "flagged" if flagged and policy.judge_flagged else "sampled" if sampled else None)
+        if trigger is not None:
+            plan[trigger].append((start, end, trigger, reasons))
+    return plan["high_stakes"] + plan["flagged"] + plan["sampled"]
+
+
+def run(state: State) -> None:
+    """Ask the model judge about the sentences the Policy picks (high-stakes ones by
+    default). Each verdict's quote is checked against the tool data; every fault is a
+    ``not_judged`` verdict with a note. A verified ``supported`` on a flagged sentence
+    (``Policy.judge_flagged``) clears its flags; lowering confidence is left to ``score``."""
+    judge = state.judge
+    if judge is None:
+        return
+    plan = _judge_plan(state)
+    if not plan:
+        return
+    cap = state.policy.judge_max_sentences
+    asked, skipped = plan[:cap], plan[cap:]
+
+    def ask(job: tuple[int, int, Trigger, tuple[str, ...]]) -> Judgement:
+        start, end, trigger, reasons = job
+        mentions = [m for m, _ in state.matched if start <= m.start < end]
+        if not mentions:  # "It is a buy.": the values of the sentence before say what "it" is
+            before = [m for m, _ in state.matched if m.start < start]
+            if before:
+                left = max(s for s in sentence_starts(state.answer) if s <= before[-1].start)
+                mentions = [m for m in before if m.start >= left]
+        evidence = evidence_for(state.haystack, sentence_leaves(mentions, state.haystack))
+        return judge_sentence(judge, sentence=state.answer[start:end], start=start, end=end,
+                              evidence=evidence, hay=state.haystack, trigger=trigger, stakes=reasons)
+
+    workers = min(len(asked), max(1, int(getattr(judge, "max_concurrency", 4))))
+    if workers <= 1:
+        judgements = [ask(job) for job in asked]
+    else:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
+            judgements = list(pool.map(ask, asked))
+    model = str(getattr(judge, "model", ""))
+    judgements += [
+        Judgement(sentence=state.answer[start:end], start=start, end=end, verdict="not_judged",
+                  reason=f"not judged: over the limit of {cap} judged sentences per answer "
+                  "(Policy.judge_max_sentences)", model=model, trigger=trigger, stakes=list(reasons))
+        for start, end, trigger, reasons in skipped
+    ]
+    state.judgements = sorted(judgements, key=lambda j: j.start)
+    for j in state.judgements:
+        if j.trigger == "flagged" and j.verdict == "supported" and j.quote_verified:
+            state.matched = [
+                (m, item.model_copy(update={
+                    "flagged": False,
+                    "reason": f"{item.reason}; cleared by the model judge ({j.model}), which found the "
+                              f"sentence supported and quoted {j.quote[:80]!r} from the tool data"}))
+                if item.flagged and j.start <= m.start < j.end else (m, item)
+                for m, item in state.matched
+            ]
