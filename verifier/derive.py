@@ -590,7 +590,7 @@ def _label_words_uncached(hay: Haystack, group: Group) -> frozenset[str]:
     if group.kind in ("record", "stacked"):
         return row_words(hay, leaf.node)
     if group.kind == "column":
-        text = leaf.key or str(hay._segment[leaf.node])
+        text = leaf.key or str(hay.segment(leaf.node))
     elif group.kind == "section":  # its column's header and its heading row's words
         text = f"{leaf.key or ''} {group.heading.replace('_', ' ')}"
     else:
@@ -1235,8 +1235,8 @@ def _figure(value: Decimal) -> str:
 def _column_path(hay: Haystack, leaf: LeafId) -> str:
     """``$.results[3].change_pct`` -> ``$.results[*].change_pct`` (jsonpath-ng reads it)."""
     node = hay.leaves[leaf].node
-    record = hay._parent[node]
-    segment = hay._segment[record]
+    record = hay.parent(node)
+    segment = hay.segment(record)
     exact = hay.path_of_node(record)
     assert isinstance(segment, int)
     head = exact[: exact.rfind(f"[{segment}]")]

@@ -24,6 +24,7 @@ from verifier.normalizers import (
     amounts,
     codes,
     dates,
+    fold,
     multipliers,
     numbers,
     percents,
@@ -31,7 +32,6 @@ from verifier.normalizers import (
     quotes,
     tickers,
 )
-from verifier.normalizers._text import fold
 
 from .models import decimal_text
 

@@ -32,8 +32,16 @@ from typing import Any, NamedTuple
 
 import regex
 
-from verifier.normalizers import NormalizeError, amounts, dates, numbers, periods, quotes, tickers
-from verifier.normalizers._text import fold
+from verifier.normalizers import (
+    NormalizeError,
+    amounts,
+    dates,
+    fold,
+    numbers,
+    periods,
+    quotes,
+    tickers,
+)
 
 from . import table_layout, yearquarter
 from ._errors import InputError, LimitError

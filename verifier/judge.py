@@ -41,8 +41,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from verifier.normalizers import quotes
-from verifier.normalizers._text import fold
+from verifier.normalizers import fold, quotes
 
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack, LeafId
@@ -197,7 +196,7 @@ def evidence_for(hay: Haystack, leaves: Iterable[LeafId], *, max_records: int = 
     seen: set[int] = set()
     for leaf in leaves:
         entry = hay.leaves[leaf]
-        node = entry.node if leaf in hay.key_leaves else hay._parent[entry.node]
+        node = entry.node if leaf in hay.key_leaves else hay.parent(entry.node)
         if node in seen:
             continue
         seen.add(node)
@@ -220,9 +219,9 @@ def evidence_for(hay: Haystack, leaves: Iterable[LeafId], *, max_records: int = 
 def _resolve(hay: Haystack, tool: int, node: int) -> Any:
     """The JSON value at ``node`` of a tool's output (None if it cannot be reached)."""
     segments = []
-    while node >= 0 and hay._segment[node] is not None:
-        segments.append(hay._segment[node])
-        node = hay._parent[node]
+    while node >= 0 and hay.segment(node) is not None:
+        segments.append(hay.segment(node))
+        node = hay.parent(node)
     value = hay.tools[tool].output
     try:
         for segment in reversed(segments):

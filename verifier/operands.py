@@ -51,16 +51,16 @@ def groups_of(hay: Haystack) -> list[Group]:
     by_key: dict[tuple[str, int, object], list[tuple[Decimal, LeafId]]] = defaultdict(list)
     for leaf, value in hay.leaf_value.items():
         node = hay.leaves[leaf].node
-        parent = hay._parent[node]
+        parent = hay.parent(node)
         by_key[("record", parent, None)].append((value, leaf))
         # one column under one name: a table whose sections rename its columns (a
         # repeated header "Dec 30, 2017 | ... | Dec 29, 2018") has a column per section;
         # its per-share rows ("in millions, except per share") are no part of the
         # millions of the column (nor a column of their own: the sum of EPS and
         # dividends per share means nothing)
-        if parent >= 0 and hay._parent[parent] >= 0 and not hay.unit_exempt(leaf):
-            column = (hay._segment[node], hay.leaves[leaf].key)
-            by_key[("column", hay._parent[parent], column)].append((value, leaf))
+        if parent >= 0 and hay.parent(parent) >= 0 and not hay.unit_exempt(leaf):
+            column = (hay.segment(node), hay.leaves[leaf].key)
+            by_key[("column", hay.parent(parent), column)].append((value, leaf))
         by_key[("tool", hay.leaves[leaf].tool, None)].append((value, leaf))
     for leaf, figures in hay.text_values.items():
         for value, own_scale in figures:
@@ -83,7 +83,7 @@ def groups_of(hay: Haystack) -> list[Group]:
             # table) are one quantity over periods: compared, added and averaged like a row
             by_label: dict[str, list[tuple[Decimal, LeafId]]] = defaultdict(list)
             for value, leaf in members:
-                label = rows.label(hay._parent[hay.leaves[leaf].node])
+                label = rows.label(hay.parent(hay.leaves[leaf].node))
                 if label:
                     by_label[label].append((value, leaf))
             for label, same in by_label.items():
@@ -121,12 +121,12 @@ def column_total(hay: Haystack, leaf: LeafId) -> LeafId | None:
     has its own total), or None: the whole that "A and B over
     total net sales" divides by, when the question names the total only as "total"."""
     node = hay.leaves[leaf].node
-    row, column = hay._parent[node], hay._segment[node]
-    index = hay._segment[row] if row >= 0 else None
+    row, column = hay.parent(node), hay.segment(node)
+    index = hay.segment(row) if row >= 0 else None
     if not isinstance(index, int) or not isinstance(column, int):
         return None
     rows: _Rows = facts(hay)[("rows", 0)]  # type: ignore[assignment]
-    table = rows.tables.get(hay._parent[row], {})
+    table = rows.tables.get(hay.parent(row), {})
     total = None
     for below in sorted(i for i in table if i > index):
         label = rows.label(table[below])
@@ -135,7 +135,7 @@ def column_total(hay: Haystack, leaf: LeafId) -> LeafId | None:
         if not label or _CLOSING_ROW.search(label):
             # a blank spacer row has no figure in the column: not a total
             total = next((cell for cell in hay.children_leaves(table[below])
-                          if cell in hay.leaf_value and hay._segment[hay.leaves[cell].node] == column), total)
+                          if cell in hay.leaf_value and hay.segment(hay.leaves[cell].node) == column), total)
     return total
 
 
@@ -162,10 +162,10 @@ class _Rows:
         self._figures: dict[int, bool] = {}
         self.tables: dict[int, dict[int, int]] = defaultdict(dict)
         for leaf in hay.leaves:
-            row = hay._parent[leaf.node]
-            index = hay._segment[row] if row >= 0 else None
-            if isinstance(index, int) and isinstance(hay._segment[leaf.node], int):
-                self.tables[hay._parent[row]][index] = row
+            row = hay.parent(leaf.node)
+            index = hay.segment(row) if row >= 0 else None
+            if isinstance(index, int) and isinstance(hay.segment(leaf.node), int):
+                self.tables[hay.parent(row)][index] = row
 
     def label(self, row: int) -> str:
         if row not in self._labels:
@@ -191,13 +191,13 @@ def _sections(hay: Haystack, members: list[tuple[Decimal, LeafId]],
     placed = []
     for value, leaf in members:
         node = hay.leaves[leaf].node
-        row = hay._parent[node]
-        index = hay._segment[row]
-        if not isinstance(index, int) or not isinstance(hay._segment[node], int):
+        row = hay.parent(node)
+        index = hay.segment(row)
+        if not isinstance(index, int) or not isinstance(hay.segment(node), int):
             return []
         placed.append((index, row, value, leaf))
     placed.sort()
-    table = rows.tables.get(hay._parent[placed[0][1]], {}) if placed else {}
+    table = rows.tables.get(hay.parent(placed[0][1]), {}) if placed else {}
     runs: list[tuple[str, list[tuple[Decimal, LeafId]]]] = []
     current: list[tuple[Decimal, LeafId]] = []
     previous = None
@@ -220,11 +220,11 @@ def _tops_a_table(hay: Haystack, section: list[tuple[Decimal, LeafId]], rows: _R
     """Whether a run starts a table and a heading row follows it: the first section of
     a table whose own heading was printed above the table ("Income tax net operating
     loss carryforwards:" as a title, "Tax credit carryforwards:" as the next heading)."""
-    row_nodes = [hay._parent[hay.leaves[leaf].node] for _, leaf in section]
-    indices = sorted(i for i in (hay._segment[r] for r in row_nodes) if isinstance(i, int))
+    row_nodes = [hay.parent(hay.leaves[leaf].node) for _, leaf in section]
+    indices = sorted(i for i in (hay.segment(r) for r in row_nodes) if isinstance(i, int))
     if len(indices) != len(row_nodes):
         return False
-    below = rows.tables.get(hay._parent[row_nodes[0]], {}).get(indices[-1] + 1)
+    below = rows.tables.get(hay.parent(row_nodes[0]), {}).get(indices[-1] + 1)
     return indices[0] == 0 and below is not None and not rows.has_figure(below) and bool(rows.label(below))
 
 
@@ -320,9 +320,9 @@ def cell_of(hay: Haystack, leaf: LeafId, value: Decimal) -> compound.Cell:
     """A table cell as :mod:`verifier.compound` reads it: its row, its column, and
     whether either is a period."""
     node = hay.leaves[leaf].node
-    row = hay._parent[node]
+    row = hay.parent(node)
     label = record_label(hay, node)
-    return compound.Cell(value, leaf, row, hay._segment[node],
+    return compound.Cell(value, leaf, row, hay.segment(node),
                          dated_column=_dated(hay.leaves[leaf].key or ""),
                          dated_row=_dated(label.replace("_", " ")),
                          total_column=closes_section(hay.leaves[leaf].key or ""),
@@ -338,7 +338,7 @@ def _dated(label: str) -> bool:
 def record_label(hay: Haystack, node: int) -> str:
     """The first short text value beside a leaf (a row's first cell, a record's name).
     Cached per haystack."""
-    parent = hay._parent[node]
+    parent = hay.parent(node)
     cache = facts(hay)
     key = ("record_label", parent)
     if key not in cache:
@@ -361,7 +361,7 @@ def _year_row(hay: Haystack, leaf: LeafId, raw: str) -> bool:
     or the number 2022, in a lease maturity schedule): the haystack reads it as the
     period of the row's cells, and a question names the row by it ("between 2022 and
     2023")."""
-    return hay._segment[hay.leaves[leaf].node] == 0 and is_period_label(raw.strip())
+    return hay.segment(hay.leaves[leaf].node) == 0 and is_period_label(raw.strip())
 
 
 def slug(text: object) -> str:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 
-from verifier.normalizers import quotes
-from verifier.normalizers._text import fold
+from verifier.normalizers import fold, quotes
 
 from ..extract import Mention, extractor
 from ..state import State
