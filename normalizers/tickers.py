@@ -109,3 +109,10 @@ def canonical_forms(value: ParsedTicker) -> tuple[str, ...]:
     if value.venue_suffix:
         return (value.symbol, value.base)
     return (value.symbol,)
+
+
+def same_entity(named: str, owner: str) -> bool:
+    """Whether ticker ``named`` names the record of ticker ``owner``: ``VOD.L`` names the
+    record of ``VOD``; ``BRK.B`` that of ``BRK-B``."""
+    a, b = canonical(named), canonical(owner)
+    return a == b or a.split(".", 1)[0] == b.split(".", 1)[0] and "." in (a + b)

@@ -1,9 +1,10 @@
 """Attribution: right numbers in the wrong place."""
 
 import pytest
+from verifier.normalizers.tickers import same_entity
 
 from verifier import verify
-from verifier.attribute import same_entity, sentence_starts
+from verifier.attribute import sentence_starts
 
 SCREEN = [{"name": "screen", "output": {"as_of_spx_change_pct": 0.8, "results": [
     {"symbol": "NVDA", "price": 131.24, "change_pct": 1.87},

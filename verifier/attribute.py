@@ -88,19 +88,13 @@ def _scope_starts(text: str) -> tuple[int, ...]:
     return tuple(sorted(set(_sentence_starts(text)) | {m.end() for m in CLAUSE_BREAK.finditer(text)}))
 
 
-def same_entity(named: str, owner: str) -> bool:
-    """``VOD.L`` names the record of ``VOD``; ``BRK.B`` that of ``BRK-B``."""
-    a, b = tickers.canonical(named), tickers.canonical(owner)
-    return a == b or a.split(".", 1)[0] == b.split(".", 1)[0] and "." in (a + b)
-
-
 def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
     """Items with values from another ticker's record marked ``misattributed``."""
     items = []
     for (mention, item), named in zip(matched, clause_entities(answer, matched, hay), strict=True):
         if named and mention.kind in NUMERIC_KINDS and item.status in SUPPORTED_STATUSES and item.status != "derived":
             owners = {hay.entity_of(leaf) for leaf in candidate_leaves(mention, hay)}
-            if owners and None not in owners and not any(same_entity(named, o) for o in owners if o):
+            if owners and None not in owners and not any(tickers.same_entity(named, o) for o in owners if o):
                 item = misattributed_item(item, hay, mention, named)
         items.append(item)
     return items

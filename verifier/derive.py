@@ -53,7 +53,6 @@ from .asked_text import (
     named_texts,
     same_kind,
 )
-from .attribute import same_entity
 from .extract import Mention
 from .haystack import Haystack, LeafId, key_scale
 from .labels import WORD, focus_words, is_named, label_words, row_words
@@ -497,7 +496,7 @@ def _groups_for(hay: Haystack, groups: list[Group], entity: str) -> list[Group]:
         return solo, {gid for pairs in solo.values() for _, gid in pairs}
     solo, owned = cached(hay, ("owner_index", 0), make)
     own = {gid for owner, gid in solo.get(tickers.canonical(entity).split(".", 1)[0], ())
-           if same_entity(entity, owner)}
+           if tickers.same_entity(entity, owner)}
     return [g for g in groups if id(g) not in owned or id(g) in own]
 
 

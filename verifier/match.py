@@ -13,15 +13,12 @@ from __future__ import annotations
 
 import weakref
 from decimal import Decimal
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from .extract import NUMERIC_KINDS, Mention, NumForm
 from .haystack import Haystack, LeafId, NumRef
 from .models import Evidence, Item, Kind, Status
 from .policy import Policy
-
-if TYPE_CHECKING:  # derive imports this module
-    from .derive import Derivation
 
 _EXACT_FORMS = frozenset({"as written", "percent form", "basis points"})
 _EXACT_REFS = frozenset({"value", "in text", "percent form", "basis points"})
@@ -101,15 +98,16 @@ def misattributed_item(item: Item, hay: Haystack, mention: Mention, named: str, 
     })
 
 
-def misattributed_derivation(item: Item, hay: Haystack, found: Derivation, owner: str, named: str) -> Item:
-    """``item`` re-marked: it is computed (``found``) from
-    ``owner``'s record only, not ``named``'s ("AAPL rose 10.2" where 10.2 is MSFT's
-    change)."""
-    ev = _operands(hay, found.operands, found.values)
+def misattributed_derivation(item: Item, hay: Haystack, operands: tuple[LeafId, ...],
+                             values: tuple[Decimal, ...], expression: str, owner: str, named: str) -> Item:
+    """``item`` re-marked: it is computed (``expression`` over ``operands``, their figures
+    ``values``) from ``owner``'s record only, not ``named``'s ("AAPL rose 10.2" where 10.2
+    is MSFT's change)."""
+    ev = _operands(hay, operands, values)
     return item.model_copy(update={
         "status": "misattributed", "flagged": True, "evidence": ev, "evidence_total": len(ev),
-        "expression": found.expression,
-        "reason": f"computed from {owner}'s record ({found.expression}), not {named}'s",
+        "expression": expression,
+        "reason": f"computed from {owner}'s record ({expression}), not {named}'s",
     })
 
 

@@ -20,8 +20,9 @@ from functools import lru_cache
 import regex
 
 from verifier import stoplists
+from verifier.normalizers import tickers
 
-from .attribute import same_entity, scope_starts
+from .attribute import scope_starts
 from .extract import NUMERIC_KINDS, Extractor, Mention
 from .haystack import Haystack
 from .models import SUPPORTED_STATUSES, Item, Note
@@ -92,7 +93,7 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
                 ticker, in_data = names[m.text.lower()], True
             elif refs and not in_data:
                 continue  # only a word of the data's prose ("737 MAX"): not an entity asked about
-            words = {w for w, t in names.items() if same_entity(t, ticker)} | {m.text.lower()}
+            words = {w for w, t in names.items() if tickers.same_entity(t, ticker)} | {m.text.lower()}
             out.append(Asked(m.text, ticker, words, in_data))
     common = stoplists.load("common_words") | stoplists.load("function_words")
     known_spans = [(m.start, m.end) for m in _question_tickers(ex, question)
@@ -106,7 +107,7 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
         named = names.get(word.lower())
         if named is not None:
             known_spans.append((m.start(), m.end()))
-            existing = next((a for a in out if a.ticker and same_entity(a.ticker, named)), None)
+            existing = next((a for a in out if a.ticker and tickers.same_entity(a.ticker, named)), None)
             if existing is None:
                 out.append(Asked(word, named, {word.lower()}, True))
             else:
@@ -167,7 +168,7 @@ def _entity_mentions(answer: str, matched: list[tuple[Mention, Item]], asked: li
     for mention, item in matched:
         if mention.kind == "ticker" and (not mention.stoplisted or item.status in SUPPORTED_STATUSES):
             value = item.value or mention.text
-            entity = next((a for a in asked if a.ticker and same_entity(a.ticker, value)), None) or next(
+            entity = next((a for a in asked if a.ticker and tickers.same_entity(a.ticker, value)), None) or next(
                 (a for a in asked if a.ticker is None and a.label.upper() == mention.text.upper()), None)
             found.append((mention.start, entity if entity is not None else _OTHER))
     for entity in asked:

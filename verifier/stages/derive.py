@@ -10,9 +10,11 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from verifier.normalizers import tickers
+
 from .. import cells, prose_periods, yearquarter
 from ..asked_ratio import ratio_sides
-from ..attribute import clause_entities, same_entity, scope_starts, sentence_around, sentence_starts
+from ..attribute import clause_entities, scope_starts, sentence_around, sentence_starts
 from ..derive import (
     Budget,
     Derivation,
@@ -191,7 +193,8 @@ def _tied(state: State, index: int, named: str | None, found: Derivation,
     again = search(named)
     if again is not None and _other_owner(hay, again.operands, named) is None:
         return again, None
-    return None, misattributed_derivation(state.matched[index][1], hay, found, owner, named)
+    return None, misattributed_derivation(state.matched[index][1], hay, found.operands, found.values, found.expression,
+                                          owner, named)
 
 
 def _owner_listed(answer: str, matched: list[tuple[Mention, Item]], index: int, owner: str) -> bool:
@@ -208,7 +211,7 @@ def _owner_listed(answer: str, matched: list[tuple[Mention, Item]], index: int, 
     valued = {bisect.bisect_right(clauses, m.start) - 1 for m, _ in matched
               if m.kind in NUMERIC_KINDS and lo <= m.start < hi}
     for m, item in matched:
-        if item.kind == "ticker" and item.value and lo <= m.start < hi and same_entity(item.value, owner):
+        if item.kind == "ticker" and item.value and lo <= m.start < hi and tickers.same_entity(item.value, owner):
             clause = bisect.bisect_right(clauses, m.start) - 1
             if clause == own or clause < own and clause not in valued:
                 return True
@@ -237,6 +240,6 @@ def _other_owner(hay: Haystack, operands: tuple[int, ...], named: str) -> str | 
     """The entity whose record every operand is in, when that is not ``named`` (and
     all are one entity's); None otherwise (a comparison of AAPL with MSFT has AAPL's)."""
     owners = {hay.entity_of(leaf) for leaf in operands}
-    if None in owners or len(owners) != 1 or any(same_entity(named, o) for o in owners if o):
+    if None in owners or len(owners) != 1 or any(tickers.same_entity(named, o) for o in owners if o):
         return None
     return owners.pop()
