@@ -53,7 +53,7 @@ def _tatqa(corpora: Path, unit: bool, corpus: str) -> dict[str, Any]:
     if corpus == "tatqa":
         cases = tatqa.tatqa_cases(corpora / "tatqa" / "tatqa_dataset_dev.json.gz")
     else:
-        cases = tatqa.finqa_cases(sorted((corpora / "finqa").glob("*dev*.json.gz"))[0])
+        cases = tatqa.finqa_cases(min((corpora / "finqa").glob("*dev*.json.gz")))
     if not unit:
         for case in cases:
             for tool in case["tools"]:
