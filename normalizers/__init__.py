@@ -9,8 +9,8 @@ Each module has ``KIND`` and three functions:
 - ``canonical_forms(value)`` lists the forms the value may take in data (1.4% -> 0.014
   and 1.4), which is what the haystack is searched for.
 
-Modules: numbers, percents, multipliers, amounts, dates, periods, tickers, codes,
-quotes. The extractor (``verifier.extract``) composes their ``pattern``s to find values
+Modules: numbers, percents, multipliers, amounts, dates, periods, times, tickers,
+codes, quotes. The extractor (``verifier.extract``) composes their ``pattern``s to find values
 in running text; the haystack uses the same patterns on strings in the data, so an
 answer and its data are read by one set of rules.
 """
@@ -20,14 +20,16 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, Protocol
 
-from . import amounts, codes, dates, multipliers, numbers, percents, periods, quotes, tickers
+from . import amounts, codes, dates, multipliers, numbers, percents, periods, quotes, tickers, times
 from ._errors import NormalizeError
 from ._locale import SUPPORTED_LOCALES, number_symbols
-from ._text import fold
+from ._text import WORD_END, WORD_START, fold
 
 __all__ = [
     "MODULES",
     "SUPPORTED_LOCALES",
+    "WORD_END",
+    "WORD_START",
     "NormalizeError",
     "Normalizer",
     "amounts",
@@ -41,6 +43,7 @@ __all__ = [
     "periods",
     "quotes",
     "tickers",
+    "times",
 ]
 
 
@@ -58,5 +61,5 @@ class Normalizer(Protocol):
 
 #: Every normalizer module, for code (and tests) that treat them uniformly.
 MODULES: tuple[ModuleType, ...] = (
-    numbers, percents, multipliers, amounts, dates, periods, tickers, codes, quotes,
+    numbers, percents, multipliers, amounts, dates, periods, tickers, codes, quotes, times,
 )

@@ -56,3 +56,14 @@ def fold(text: str) -> str:
     if text.isascii():
         return text
     return _ODD.sub(_ascii, text)
+
+
+#: Scripts written without spaces between words (Han, kana, Hangul with its attached
+#: particles, Thai): a letter of theirs touching a figure does not make the figure part
+#: of a word ("年0.0616%", "2,845.5円", "0.75%に", "5%를").
+UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af\u0e00-\u0e7f"
+#: Regex: no word goes on here (the next character is no letter or digit of a spaced
+#: script). The negated class is "\w but not UNSPACED".
+WORD_END = rf"(?![^\W{UNSPACED}])"
+#: Regex: no word came before here.
+WORD_START = rf"(?<![^\W{UNSPACED}])"

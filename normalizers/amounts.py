@@ -23,10 +23,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
+from importlib import resources
 
 from . import numbers
 from ._errors import NormalizeError, require_text
-from ._text import fold
+from ._text import WORD_END, WORD_START, fold
 
 KIND = "amount"
 
@@ -63,38 +64,96 @@ def symbol_table() -> dict[str, tuple[str, ...]]:
         for word in CURRENCY_WORDS:
             if name.endswith(word):
                 table[word].add(code)
+    for word, codes in _data_lines("currency_words.txt"):
+        table[word].update(codes)
+    for unit in minor_units().values():
+        for word in (*unit.words, *unit.attached):
+            table[word].add(unit.code)
     # "$" is ambiguous but in an answer without other context it means US dollars first.
     ordered = {sym: tuple(sorted(codes, key=lambda c: (c != "USD", c))) for sym, codes in table.items()}
     return ordered
 
 
+def _data_lines(name: str) -> list[tuple[str, list[str]]]:
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return [(parts[0], parts[1:]) for parts in (line.split() for line in text.splitlines())
+            if parts and not parts[0].startswith("#")]
+
+
+@dataclass(frozen=True, slots=True)
+class MinorUnit:
+    """A hundredth of a currency (pence, cents), as quote feeds state it ("GBp") and
+    people write it ("72.36p", "50 cents")."""
+
+    code: str  # "GBp"
+    major: str  # "GBP"
+    aliases: tuple[str, ...]  # other codes feeds use for it ("GBX")
+    words: tuple[str, ...]  # written after a number, with or without a space ("pence")
+    attached: tuple[str, ...]  # written directly after the digits only ("p")
+
+
 @lru_cache(maxsize=1)
-def _symbol_alternation() -> tuple[str, str]:
-    """(prefix alternation, suffix alternation) of symbols, longest first."""
+def minor_units() -> dict[str, MinorUnit]:
+    """Sub-unit code -> :class:`MinorUnit`, from ``minor_units.txt``."""
+    out = {}
+    for code, (major, *rest) in _data_lines("minor_units.txt"):
+        attached = tuple(t.removesuffix("=attached") for t in rest if t.endswith("=attached"))
+        aliases = tuple(t for t in rest if len(t) == 3 and t.isupper())
+        words = tuple(t for t in rest if not t.endswith("=attached") and t not in aliases)
+        out[code] = MinorUnit(code, major, aliases, words, attached)
+    return out
+
+
+def currency_code(written: str) -> str | None:
+    """A currency code as data states it, canonical: "usd" -> "USD"; a sub-unit code,
+    case kept ("GBp", "GBX" -> "GBp"; "GBP" is pounds); None when it is no code."""
+    code = written.strip()
+    for unit in minor_units().values():
+        if code == unit.code or code in unit.aliases:
+            return unit.code
+    code = code.upper()
+    return code if len(code) == 3 and code.isalpha() else None
+
+
+def counterparts(code: str) -> list[tuple[str, Decimal]]:
+    """(other unit, factor) pairs for a currency with a sub-unit: pence for pounds
+    (x100), pounds for pence (x0.01); empty for others."""
+    units = minor_units()
+    if code in units:
+        return [(units[code].major, Decimal("0.01"))]
+    return [(u.code, Decimal(100)) for u in units.values() if u.major == code]
+
+
+@lru_cache(maxsize=1)
+def _symbol_alternation() -> tuple[str, str, str]:
+    """(prefix, suffix, attached-suffix alternations) of symbols, longest first."""
+    glued = {a for u in minor_units().values() for a in u.attached}
     symbols = sorted(symbol_table(), key=len, reverse=True)
-    signs = [s for s in symbols if not s.isalpha()]
-    codes = [s for s in symbols if s.isalpha() and s.isupper()]
-    words = [s for s in symbols if s.isalpha() and s.islower()]
+    signs = [s for s in symbols if not s.isalpha() and s not in glued]
+    codes = [s for s in symbols if s.isalpha() and s.isupper() and s not in glued]
+    words = [s for s in symbols if s.isalpha() and not s.isupper() and s not in glued]
     prefix = "|".join(re.escape(s) for s in signs + codes)
     suffix = "|".join(re.escape(s) for s in signs + codes + words)
-    return prefix, suffix
+    attached = "|".join(re.escape(s) for s in sorted(glued, key=len, reverse=True))
+    return prefix, suffix, attached
 
 
 @lru_cache(maxsize=1)
 def prefix_pattern() -> str:
     """Regex source for a currency before the number (group ``cur``)."""
-    prefix, _ = _symbol_alternation()
+    prefix, _, _ = _symbol_alternation()
     # a code needs a space or nothing, a symbol may be glued: "$5", "EUR 5", "EUR5"
-    return rf"""(?<![\w$€£¥₹])
+    return rf"""{WORD_START}(?<![$€£¥₹])
         (?P<sign0>[+\-])?                    # -$5m
         (?P<cur>{prefix})[{numbers.SPACES}]{{0,3}}"""    # "$  1,452.4" as tables print it
 
 
 @lru_cache(maxsize=1)
 def suffix_pattern() -> str:
-    """Regex source for a currency after the number (group ``cur_after``)."""
-    _, suffix = _symbol_alternation()
-    return rf"[{numbers.SPACES}]?(?P<cur_after>{suffix})(?![\w])"
+    """Regex source for a currency after the number (group ``cur_after``): "500 dollars",
+    "2,845.5円", "1.234,56 €", or a sub-unit sign glued to the digits ("72.36p")."""
+    _, suffix, attached = _symbol_alternation()
+    return rf"(?:[{numbers.SPACES}]?(?P<cur_after>{suffix})|(?P<cur_glued>{attached})){WORD_END}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +185,7 @@ def from_groups(raw: str, groups: dict[str, str | None], locale: str) -> ParsedA
     number = numbers.from_groups(raw, groups, locale)
     if groups.get("sign0") == "-" and number.mantissa > 0:
         number = numbers.ParsedNumber(raw, -number.mantissa, number.scale, number.scale_word, True)
-    symbol = groups.get("cur") or groups.get("cur_after")
+    symbol = groups.get("cur") or groups.get("cur_after") or groups.get("cur_glued")
     assert symbol is not None
     return ParsedAmount(raw, number, symbol)
 

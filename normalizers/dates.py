@@ -1,5 +1,5 @@
 """Calendar dates as written in answers and data: ``2026-03-05``, ``March 5, 2026``,
-``5 March 2026``, ``5. März 2026`` (de_DE), ``03/05/2026`` (month first in en_US, day
+``5 March 2026``, ``5. März 2026`` (de_DE), ``30 de octubre de 2026`` (es), ``2026年10月29日`` (ja, zh, ko), ``03/05/2026`` (month first in en_US, day
 first in en_GB, de_DE, fr_FR...), ``05.03.2026``, ``Mar 2026``, ``March 5``, a bare
 year ``2025``, and epoch timestamps in data (:func:`from_epoch`).
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ._errors import NormalizeError, require_text
-from ._text import fold
+from ._text import WORD_END, WORD_START, fold
 
 KIND = "date"
 
@@ -72,12 +72,32 @@ def from_epoch(value: float, milliseconds: bool | None = None) -> dt.date | None
     """The UTC date of an epoch timestamp in seconds or milliseconds, or None when the
     number is outside 2000..2100 in both readings. ``milliseconds=None`` guesses from
     the magnitude."""
+    instant = instant_of_epoch(value, milliseconds)
+    return instant.date() if instant is not None else None
+
+
+def instant_of_epoch(value: float, milliseconds: bool | None = None) -> dt.datetime | None:
+    """The moment (UTC) of an epoch timestamp in seconds or milliseconds, or None when
+    it is outside 2000..2100 (see :func:`from_epoch`)."""
     if milliseconds is None:
         milliseconds = value >= EPOCH_MAX
     seconds = value / 1000 if milliseconds else value
     if not EPOCH_MIN <= seconds < EPOCH_MAX:
         return None
-    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date()
+    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC)
+
+
+def instant_of_text(text: str) -> dt.datetime | None:
+    """The date-time an ISO 8601 string with a time of day states ("2026-10-29T13:45:00Z",
+    "2026-10-29 09:30:00-04:00"): aware when it gives a zone or offset, naive when it
+    gives none; None for a date without a time or text that is no ISO date-time."""
+    text = text.strip()
+    if len(text) < 16 or text[10:11] not in ("T", " ") or not text[:4].isdigit():
+        return None
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
 
 
 @lru_cache(maxsize=64)
@@ -111,16 +131,18 @@ def pattern(locale: str = "en_US") -> str:
     """Regex source for one date; the named groups say which form matched."""
     months = sorted(month_names(locale), key=len, reverse=True)
     mon = "|".join(re.escape(m) for m in months)
-    return rf"""(?<![\w])(?:
+    return rf"""{WORD_START}(?:
         (?P<iso_y>\d{{4}})-(?P<iso_m>\d{{2}})-(?P<iso_d>\d{{2}})
           (?:[T ]\d{{2}}:\d{{2}}(?::\d{{2}}(?:\.\d+)?)?(?:Z|[+\-]\d{{2}}:?\d{{2}})?)?
       | (?P<n_a>\d{{1,2}})(?P<n_sep>[/.\-])(?P<n_b>\d{{1,2}})(?P=n_sep)(?P<n_y>\d{{4}}|\d{{2}})
       | (?P<md_m>{mon})\.?[ ](?P<md_d>\d{{1,2}})(?:st|nd|rd|th)?
           (?:,?[ ](?P<md_y>\d{{4}}))?
-      | (?P<dm_d>\d{{1,2}})(?:st|nd|rd|th|\.)?[ ](?:of[ ])?(?P<dm_m>{mon})\.?
-          (?:,?[ ](?P<dm_y>\d{{4}}))?
-      | (?P<my_m>{mon})\.?,?[ ](?P<my_y>\d{{4}})
-    )(?![\w])"""
+      | (?P<dm_d>\d{{1,2}})(?:st|nd|rd|th|\.)?[ ](?:of[ ]|de[ ])?(?P<dm_m>{mon})\.?   # 5 March, 30 de octubre
+          (?:,?[ ](?:de[ ])?(?P<dm_y>\d{{4}}))?
+      | (?P<my_m>{mon})\.?,?[ ](?:de[ ])?(?P<my_y>\d{{4}})
+      | (?P<cjk_y>\d{{4}})[年년][ ]?(?:(?P<cjk_m>\d{{1,2}})[月월][ ]?(?:(?P<cjk_d>\d{{1,2}})[日일])?)?  # 2026年10月29日
+      | (?P<cjkmd_m>\d{{1,2}})[月월][ ]?(?P<cjkmd_d>\d{{1,2}})[日일]       # 10月29日
+    ){WORD_END}"""
 
 
 @lru_cache(maxsize=64)
@@ -151,6 +173,18 @@ def from_groups(raw: str, g: dict[str, str | None], locale: str) -> ParsedDate:
         day = int(g.get("md_d") or g.get("dm_d"))  # type: ignore[arg-type]
         y = g.get("md_y") or g.get("dm_y")
         year = int(y) if y else None
+    elif g.get("cjk_y"):
+        year = int(g["cjk_y"])  # type: ignore[arg-type]
+        if not g.get("cjk_m"):
+            return ParsedDate(raw, year, None, None)
+        month = int(g["cjk_m"])  # type: ignore[arg-type]
+        if not g.get("cjk_d"):
+            if not 1 <= month <= 12:
+                raise NormalizeError(KIND, raw, "no such month in the calendar")
+            return ParsedDate(raw, year, month, None)
+        day = int(g["cjk_d"])  # type: ignore[arg-type]
+    elif g.get("cjkmd_m"):
+        year, month, day = None, int(g["cjkmd_m"]), int(g["cjkmd_d"])  # type: ignore[arg-type]
     else:
         name = (g.get("my_m") or "").lower()
         month = month_names(locale)[name.rstrip(".")]

@@ -14,11 +14,11 @@ from functools import lru_cache
 
 from . import numbers
 from ._errors import NormalizeError, require_text
-from ._text import fold
+from ._text import WORD_END, fold
 
 KIND = "multiplier"
 
-UNIT_PATTERN = r"(?P<mult>[xX×](?![\w]))"
+UNIT_PATTERN = rf"(?P<mult>[xX×]{WORD_END})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from importlib import resources
 
 from ._errors import NormalizeError, require_text
 from ._locale import number_symbols
-from ._text import DECIMAL_MARKS, GROUP_MARKS, SPACE_SEPARATORS, fold
+from ._text import DECIMAL_MARKS, GROUP_MARKS, SPACE_SEPARATORS, WORD_END, fold
 
 KIND = "number"
 
@@ -131,7 +131,7 @@ def scale_pattern(group: str = "scale") -> str:
     attached = _alternation(list(words))
     spaced = _alternation([w for w, (_, att) in words.items() if not att])
     # one group: after a space only the spaced words may follow ("5 m" is not 5 million)
-    return rf"""(?:[{SPACES}](?=(?:{spaced})(?![\w])))?(?P<{group}>{attached})(?![\w])"""
+    return rf"""(?:[{SPACES}](?=(?:{spaced}){WORD_END}))?(?P<{group}>{attached}){WORD_END}"""
 
 
 @lru_cache(maxsize=64)

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from . import numbers
 from ._errors import NormalizeError, require_text
-from ._text import fold
+from ._text import WORD_END, fold
 
 KIND = "percent"
 
@@ -30,9 +30,9 @@ _SP = f"[{numbers.SPACES}]?"
 
 #: Unit suffixes; percentage points come first so "% points" is not read as "%".
 UNIT_PATTERN = rf"""(?:
-      (?P<pp>{_SP}(?:percentage[ ]points?|%[ ]?points?|ppts?|pps|pp)(?![\w]))
-    | (?P<bp>{_SP}(?:basis[ ]points?|bps|bp|bips|bip)(?![\w]))
-    | (?P<pct>{_SP}%|[ ](?:percent|per[ ]cent|pct)(?![\w]))
+      (?P<pp>{_SP}(?:percentage[ ]points?|%[ ]?points?|ppts?|pps|pp){WORD_END})
+    | (?P<bp>{_SP}(?:basis[ ]points?|bps|bp|bips|bip){WORD_END})
+    | (?P<pct>{_SP}%|[ ](?:percent|per[ ]cent|pct){WORD_END})
 )"""
 
 _UNIT_DIVISOR = {"pct": Decimal(100), "bp": Decimal(10000), "pp": Decimal(100)}

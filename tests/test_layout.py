@@ -12,8 +12,8 @@ PACKAGES = {"verifier": "verifier", "normalizers": "verifier.normalizers", "stop
             "api": "verifier.api"}
 MAX_LINES = 500
 #: Modules over MAX_LINES today, with the size they may not exceed (to be split).
-OVERSIZED = {"verifier/derive.py": 1261, "verifier/haystack.py": 1131, "verifier/judge.py": 679,
-             "verifier/cells.py": 584, "verifier/transcripts.py": 565, "verifier/extract.py": 504}
+OVERSIZED = {"verifier/derive.py": 1242, "verifier/haystack.py": 1012, "verifier/judge.py": 679,
+             "verifier/cells.py": 584, "verifier/transcripts.py": 565}
 
 
 def _modules() -> dict[str, Path]:

@@ -54,7 +54,7 @@ from .asked_text import (
     same_kind,
 )
 from .extract import Mention
-from .haystack import Haystack, LeafId, key_scale
+from .haystack import Haystack, LeafId
 from .labels import WORD, focus_words, is_named, label_words, row_words
 from .operands import (
     SEARCH_KINDS,
@@ -69,8 +69,8 @@ from .operands import (
     prose_series,
     record_label,
     same_quantity,
-    slug,
 )
+from .scales import key_scale
 
 #: Operations tried in each group, cheapest and most common first.
 PAIR_OPS = ("difference", "percent_change", "sum", "average", "ratio", "product")
@@ -1240,22 +1240,3 @@ def _column_path(hay: Haystack, leaf: LeafId) -> str:
     assert isinstance(segment, int)
     head = exact[: exact.rfind(f"[{segment}]")]
     return head + "[*]" + hay.path(leaf)[len(exact):]
-
-
-def suggestion_name(found: Derivation, hay: Haystack) -> str:
-    """A field name for a derived value, from the record's label and the operands' keys:
-    ``percent_change_total_sales_2019_vs_2018``, ``mean_change_pct``."""
-    op, operands = found.op, found.operands
-    first = hay.leaves[operands[0]]
-    parts = [op]
-    label = record_label(hay, first.node) if found.group in ("record", "stacked") else ""
-    if label:
-        parts.append(label)
-    keys = [slug(hay.leaves[leaf].key or hay.path(leaf).rsplit(".", 1)[-1]) for leaf in operands[:2]]
-    if op in ("total", "mean", "share") or len(keys) < 2 or keys[0] == keys[1]:
-        parts.append(keys[0])
-    else:
-        parts.append(f"{keys[0]}_vs_{keys[1]}")
-    return "_".join(p for p in parts if p)
-
-

@@ -22,9 +22,10 @@ become evidence: each node keeps its parent and its key.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -46,6 +47,15 @@ from verifier.normalizers import (
 from . import table_layout, yearquarter
 from ._errors import InputError, LimitError
 from .extract import Extractor, extractor
+from .scales import (
+    COLUMN_UNIT,
+    key_scale,
+    table_scale,
+    titles_scale,
+    unit_field_scale,
+    unscaled_column,
+    unscaled_rows,
+)
 
 #: A leaf's position: an index into Haystack.leaves.
 LeafId = int
@@ -88,16 +98,6 @@ _TABLE_ROWS = ("rows", "data", "values")
 _DATE_KEY = regex.compile(r"(?i)(date|time|timestamp|(?<![a-z])ts(?![a-z])|_at$|At$|epoch|day|released|period)")
 _QUARTER_KEY = regex.compile(r"(?i)^(fiscal_?)?(quarter|qtr|fiscalquarter|fq)$")
 _YEAR_KEY = regex.compile(r"(?i)^(fiscal_?)?(year|yr|fiscalyear|fy)$")
-_SCALE_KEY_WORDS = (
-    (regex.compile(r"(?i)(trillion|(?<![a-z])tn(?![a-z]))"), Decimal("1E12")),
-    (regex.compile(r"(?i)(billion|(?<![a-z])bn(?![a-z])|_b$|(?<![a-z])usd_?b(?![a-z]))"), Decimal("1E9")),
-    # (a currency glued to its scale, as annual reports head columns: "2019 €m", "£m",
-    # "$M", "USDm", "RMB'Million", "2019 US$'000")
-    (regex.compile(r"(?i)(million|(?<![a-z])(mn|mm|mio)(?![a-z])|_m$|_mm$|(?<![a-z])usd_?m(?![a-z])"
-                   r"|(?:[$€£¥]|(?<![a-z])(?:usd|eur|gbp|rmb|sgd|aud|cad))\s*m(?![a-z]))"), Decimal("1E6")),
-    (regex.compile(r"(?i)(thousand|(?<![a-z])(k|000s)(?![a-z])|_k$|(?:[$€£¥]|(?<![a-z])(?:usd|eur|gbp|rmb))\s*['’]?000)"),
-     Decimal("1E3")),
-)
 _SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_symbol", "code"})
 #: A row label saying its cells are percentages. Stricter than a key: a "Gross margin"
 #: row of a filing table is often dollars.
@@ -116,136 +116,6 @@ _UPPER = regex.compile(r"[A-Z]{1,7}(?![a-z])")
 _DIGIT = regex.compile(r"\d")
 #: A cell that is only a dash: financial tables print nil as "-" or "—".
 _NIL_CELLS = frozenset({"-", "–", "—", "−", "--", "$-", "$ -", "$—", "$ —"})
-
-
-@lru_cache(maxsize=8192)
-def key_scale(key: str | None) -> Decimal | None:
-    """The scale a key or column header names: ``revenue_millions`` -> 1E6."""
-    if not key:
-        return None
-    for pattern, scale in _SCALE_KEY_WORDS:
-        if pattern.search(key):
-            return scale
-    return None
-
-
-#: A table's corner cell or title that states the unit of its figures: the cell opens
-#: with it ("(In millions)", "($ in thousands, except per share data)", "(Dollar amounts
-#: in millions)", "$'000", "Millions of dollars") or ends with it in brackets ("Years
-#: ended December 31, (Dollars in millions)"). Not a unit said of one thing: "Shares in
-#: thousands", "Revenue (in millions) and margin (%)".
-_UNIT_WORDS = r"(?:(?:us\s*)?[$€£]\s*|(?:us\s+)?dollars?\s+(?:amounts?\s+)?|euros?\s+|amounts?\s+)?"
-_TABLE_UNIT = regex.compile(
-    rf"""(?ix)
-    ^\W*{_UNIT_WORDS}in\s*(?:thousands?|millions?|billions?)\b
-    | ^\W*(?:us|s|a|c)?(?:[$€£¥]|usd|eur|gbp|rmb)\s*(?:['’]000|000s?|thousands?|millions?|billions?|m|mn|bn|k)(?![\w'’])
-    | ^\W*(?:thousands|millions|billions)(?:\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£]))?\W*$
-    | ^\W*(?:thousands|millions|billions)\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£])
-    | \(\s*{_UNIT_WORDS}in\s*(?:thousands?|millions?|billions?)[^()]*\)\s*$""")
-#: Rows (and columns, and rows under such a heading) a table's unit never scales,
-#: whatever its corner says: per-share and per-unit figures, prices, headcounts. A cell
-#: printed with "%" is never scaled either; "4.5% Senior notes" and "Loans to employees"
-#: are amounts.
-_UNSCALED_ROW = regex.compile(
-    r"(?i)\bper\s+(?:share|unit|diluted|basic|common|square|sq|day|month|hour|employee|store|customer|subscriber"
-    r"|user|barrel|ton|tonne|vessel)\b|\beps\b|\bheadcount\b|^\W*(?:number\s+of\s+)?employees\W*$|-days\b"
-    r"|\bnumber\s+of\s+(?:employees|stores|locations|customers|subscribers|restaurants|countries)\b"
-    r"|%\s*$|\(%\)")
-#: Column headers whose cells a table's unit leaves alone: prices per share or unit,
-#: counts and durations ("Stores", "Remaining term (years)").
-_UNSCALED_COLUMN = regex.compile(
-    r"(?i)\bper\s+(?:share|unit)\b|\beps\b|\bprice\s+per\b"
-    r"|\b(?:share|stock|unit|exercise|strike|grant|closing|opening|average|sales?|offer(?:ing)?|high|low)\s+price\b"
-    r"|\bstores\b|\bemployees\b|\bheadcount\b|\(years\)|\bterm\b|\bcount\b|%|\bpercent")
-#: A heading over per-share amounts ("Earnings per share:", "Per share data:"); not one
-#: over share counts ("Shares used in per share computation:").
-_PER_SHARE_HEADING = regex.compile(r"(?i)^(?!.*\bshares\b).*(?:\bper\s+(?:common\s+)?share\b|\beps\b)")
-
-
-#: A title over some columns that states their unit: "(In millions)", "(Shares in
-#: thousands)", "(Dollars in millions)".
-_COLUMN_UNIT = regex.compile(r"(?i)^\W*(?:[\w$€£]+\s+){0,2}in\s*(?:thousands|millions|billions)\W*$")
-
-
-@lru_cache(maxsize=4096)
-def _unscaled_column(header: str | None) -> bool:
-    """Whether a column header keeps its cells out of a table's unit (cached: asked per cell)."""
-    return bool(header and _UNSCALED_COLUMN.search(header))
-
-
-@lru_cache(maxsize=4096)
-def _titles_scale(titles: tuple[str, ...], header: str | None) -> Decimal | None:
-    """The scale a unit title over a column states for it (cached: asked per cell)."""
-    return next((unit_field_scale(t) for t in titles if _COLUMN_UNIT.search(t) and _unit_over(t, header)), None)
-
-
-def _unit_over(title: str, header: str | None) -> bool:
-    """Whether a unit title is over this column: a bare unit ("(In millions)") is over
-    every column it spans; one said of something ("(Shares in thousands)") only over
-    columns whose header names it ("Shares purchased", not "Grant-date fair value")."""
-    if _TABLE_UNIT.search(title):
-        return True
-    subject = {w.rstrip("s") for w in regex.findall(r"[a-z]{3,}", title.lower())} - _UNIT_TITLE_WORDS
-    named = {w.rstrip("s") for w in regex.findall(r"[a-z]{3,}", (header or "").lower())}
-    return bool(subject & named)
-
-
-_UNIT_TITLE_WORDS = frozenset({"in", "thousand", "million", "billion", "amount", "the", "and"})
-
-
-def _table_scale(headers: list[str | None], header_rows: Any) -> Decimal | None:
-    """The scale a printed table states for its figures, in its corner (its first
-    column's header, or a header row's first cell) or in a header row whose one title
-    is the unit ("| | (in millions) |": printed over a narrow table, it is the whole
-    table's)."""
-    texts = [headers[0]] if headers and headers[0] else []
-    if isinstance(header_rows, (list, tuple)):
-        for row in header_rows:
-            row = row if isinstance(row, (list, tuple)) else [row]
-            cells = [c for c in row if isinstance(c, str) and c.strip()]
-            if len(cells) == 1:
-                texts.append(cells[0])
-            elif row and isinstance(row[0], str):
-                texts.append(row[0])  # the upper header's corner ("(dollars in millions) | Payments due")
-    for text in texts:
-        if _TABLE_UNIT.search(text):
-            return unit_field_scale(text) or key_scale(text) or Decimal(1000)  # (only "$'000" says none)
-    return None
-
-
-def _unscaled_rows(rows: Sequence[Any]) -> list[bool]:
-    """For each printed row, whether a table's unit leaves it unscaled: a per-share or
-    per-unit row, a count or percentage row, or an item a per-share heading lists
-    ("Earnings per share:" over "Basic", "Diluted"; the heading ends at the first row
-    that is none of its items)."""
-    out, heading = [], False
-    for row in rows:
-        label = row[0] if isinstance(row, (list, tuple)) and row and isinstance(row[0], str) else ""
-        figures = isinstance(row, (list, tuple)) and any(
-            isinstance(c, (int, float, Decimal)) and not isinstance(c, bool) or isinstance(c, str) and _DIGIT.search(c)
-            for c in row[1:])
-        if label.strip() and not figures:
-            heading = bool(_PER_SHARE_HEADING.search(label))
-        elif heading and not _PER_SHARE_ITEM.match(label):
-            heading = False  # past the items it lists ("Total assets" printed below)
-        out.append(heading or bool(_UNSCALED_ROW.search(label)))
-    return out
-
-
-#: The rows a per-share heading lists: "Basic", "Diluted", "Net income", "From
-#: continuing operations" (not "Total assets" or "4.5% Senior notes" printed below).
-_PER_SHARE_ITEM = regex.compile(r"(?i)^\W*(?:basic|diluted|net\s+(?:income|earnings|loss)|(?:from\s+)?continuing"
-                                r"|(?:from\s+)?discontinued|income|earnings|loss|(?:cash\s+)?dividends?|book\s+value)\b")
-
-
-def unit_field_scale(value: str) -> Decimal | None:
-    """The scale a unit field's text names: ``"millions"``, ``"in thousands"``."""
-    words = numbers.scale_words()
-    for word in regex.findall(r"[A-Za-z.]+", value):
-        for candidate in (word, word.lower(), word.rstrip("s"), word.lower().rstrip("s")):
-            if candidate in words and len(candidate) > 1:
-                return words[candidate][0]
-    return None
 
 
 def as_tools(tool_results: Any) -> list[Tool]:
@@ -300,6 +170,10 @@ class Haystack:
         self.tickers: dict[str, list[LeafId]] = defaultdict(list)
         self.codes: dict[str, list[LeafId]] = defaultdict(list)
         self.counts: dict[int, list[tuple[int, int]]] = defaultdict(list)  # length -> (tool, node)
+        #: moments the data states (ISO date-times with a zone or offset, epoch timestamps)
+        self.instants: list[tuple[LeafId, dt.datetime]] = []
+        #: times of day the data states without a moment: (leaf, "HH:MM", IANA zone or None)
+        self.clock_times: list[tuple[LeafId, str, str | None]] = []
         self._strings: list[LeafId] = []
         self._string_set: frozenset[LeafId] | None = None
         self._paths: dict[int, str] = {}
@@ -397,24 +271,24 @@ class Haystack:
             if headers is not None and key in _TABLE_ROWS and isinstance(child, (list, tuple)):
                 self.counts[len(child)].append((tool.index, child_node))
                 read = table_layout.layout(child, headers, obj.get("header_rows"), is_period_label)
-                stated = _table_scale(headers, obj.get("header_rows"))
+                stated = table_scale(headers, obj.get("header_rows"))
                 # which rows a unit leaves alone: asked only of a table that states one
                 # (its corner, or a title over some columns; sections share their titles)
                 sections = {id(titles): titles for _, titles in read}.values()
-                units = stated is not None or any(_COLUMN_UNIT.search(t) for titles in sections
+                units = stated is not None or any(COLUMN_UNIT.search(t) for titles in sections
                                                   for column in titles for t in column)
-                exempt = _unscaled_rows(child) if units else [False] * len(child)
+                exempt = unscaled_rows(child) if units else [False] * len(child)
                 for r in range(len(child) - 1, -1, -1):
                     row, row_node = child[r], self._node(child_node, r)
                     if isinstance(row, (list, tuple)):
                         self.counts[len(row)].append((tool.index, row_node))
                         names, titles = read[r]
-                        table_scale = None
+                        row_scale = None
                         if stated:
                             # a row the unit does not cover (per share) is stated unscaled:
                             # its $2.97 is no "$2.97 million"
                             self._table_scales[row_node] = Decimal(1) if exempt[r] else stated
-                            table_scale = None if exempt[r] else stated
+                            row_scale = None if exempt[r] else stated
                         for c in range(len(row) - 1, -1, -1):
                             header = names[c] if c < len(names) else None
                             cell_node = self._node(row_node, c)
@@ -422,18 +296,18 @@ class Haystack:
                                 self._titles[cell_node] = titles[c]
                             # a title over the column that states a unit ("(Shares in
                             # thousands)" over two of five columns) is the column's
-                            titled = _titles_scale(titles[c], header) if (
+                            titled = titles_scale(titles[c], header) if (
                                 c < len(titles) and titles[c] and not exempt[r]) else None
                             # a share is no amount ("10%" even under "2019 S$ million"), nor a
                             # price a count of thousands
                             marked = isinstance(row[c], str) and "%" in row[c]
-                            plain = marked or _unscaled_column(header)
-                            if plain and table_scale is not None:
+                            plain = marked or unscaled_column(header)
+                            if plain and row_scale is not None:
                                 self._unscaled_cells.add(cell_node)
                             if titled is not None and not plain:
                                 self._titled_cells[cell_node] = titled
                             stack.append((row[c], cell_node, header, None if marked else key_scale(header) or (
-                                None if plain else titled or table_scale) or child_scale))
+                                None if plain else titled or row_scale) or child_scale))
                     else:
                         stack.append((row, row_node, key, child_scale))
             else:
@@ -506,9 +380,10 @@ class Haystack:
             elif whole >= dates.EPOCH_MIN:
                 dated_key = key is not None and _is_date_key(key)
                 if dated_key or dates.EPOCH_MAX <= whole < dates.EPOCH_MAX * 1000:
-                    day = dates.from_epoch(whole)
-                    if day is not None:
-                        for k in dates.keys_of_day(day):
+                    instant = dates.instant_of_epoch(whole)
+                    if instant is not None:
+                        self.instants.append((leaf, instant))
+                        for k in dates.keys_of_day(instant.date()):
                             self.dates[k].append(leaf)
 
     def _is_label(self, leaf: LeafId) -> bool:
@@ -540,7 +415,7 @@ class Haystack:
                 mentions = self._extractor.extract(value, quoted=False, data=True, label=label)
                 if len(value) <= 64 and len(self._mentions_cache) < 100_000:
                     self._mentions_cache[(value, label)] = mentions  # repeated cells read once
-            for mention in mentions:
+            for mention in (m for m in mentions if not m.descriptor):  # "10-year": no value of the data
                 self._index_mention(leaf, mention, key, scale, whole=_is_whole(mention.text, value))
         elif _UPPER.search(value) is not None:  # no digits: only tickers can be in it
             for symbol in self._extractor.ticker_symbols(value):
@@ -577,7 +452,15 @@ class Haystack:
             if scale is not None and mention.kind in ("number", "amount") and len(mention.num_forms) == 1:
                 scaled = numbers.CONTEXT.multiply(mention.num_forms[0].value, scale)
                 self.numbers[scaled].append(NumRef(leaf, "scaled by key", digits))
+        elif mention.kind == "time" and mention.value:
+            self.clock_times.append((leaf, mention.value, mention.unit))  # "08:30 ET" as a string
         elif mention.kind == "date" and mention.value:
+            instant = dates.instant_of_text(mention.text)  # "2026-10-29T13:45:00Z": a moment too
+            if instant is not None:
+                if instant.tzinfo is not None:
+                    self.instants.append((leaf, instant))
+                else:
+                    self.clock_times.append((leaf, f"{instant.hour:02d}:{instant.minute:02d}", None))
             keys: tuple[str, ...] = (mention.value,)
             if len(mention.value) == 10:
                 keys = dates.keys_of_day(_iso_date(mention.value))
@@ -895,15 +778,15 @@ class Haystack:
 
     def currency_of(self, leaf: LeafId) -> str | None:
         """The ISO currency the data states for a leaf: a ``currency`` field in its
-        record or an enclosing one ({"currency": "EUR", "price": 1234.56}); None when
-        it states none."""
+        record or an enclosing one ({"currency": "EUR", "price": 1234.56}), a sub-unit
+        code as such ("GBp": pence); None when it states none."""
         node = self._parent[self.leaves[leaf].node]
         while node >= -1:
             for sibling in self.children_leaves(node):
                 entry = self.leaves[sibling]
                 if entry.key and entry.key.lower() in _CURRENCY_KEYS:
-                    code = entry.raw.strip().upper()
-                    if len(code) == 3 and code.isalpha():
+                    code = amounts.currency_code(entry.raw)  # "usd" -> USD; "GBX" -> GBp (pence)
+                    if code is not None:
                         return code
             if node < 0:
                 break
@@ -1119,9 +1002,7 @@ def _small_int(value: Any, lo: int, hi: int, strip: str = "") -> int | None:
     return whole if lo <= whole <= hi else None
 
 
-def _iso_date(key: str) -> Any:
-    import datetime as dt
-
+def _iso_date(key: str) -> dt.date:
     return dt.date.fromisoformat(key)
 
 

@@ -11,9 +11,15 @@ A whole number that equals the length of an array in the data is a count
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import weakref
+import zoneinfo
+from dataclasses import replace
 from decimal import Decimal
 from typing import cast
+
+from verifier.normalizers import amounts, numbers
 
 from .extract import NUMERIC_KINDS, Mention, NumForm
 from .haystack import Haystack, LeafId, NumRef
@@ -26,6 +32,8 @@ _EXACT_REFS = frozenset({"value", "in text", "percent form", "basis points"})
 
 def match(mention: Mention, hay: Haystack, policy: Policy) -> Item | None:
     """The Item for ``mention``; None for a stop-listed word the data does not name."""
+    if mention.descriptor:  # "over the past 3 sessions": a claim only as a count of records
+        return _count(mention, hay, policy)
     if mention.kind in NUMERIC_KINDS:
         return _match_number(mention, hay, policy)
     if mention.kind == "ticker":
@@ -37,6 +45,8 @@ def match(mention: Mention, hay: Haystack, policy: Policy) -> Item | None:
         return _match_keyed(mention, hay, policy, refs, "period")
     if mention.kind == "code":
         return _match_keyed(mention, hay, policy, _refs(hay.codes, mention.keys), "code")
+    if mention.kind == "time":
+        return _match_time(mention, hay, policy)
     if mention.kind == "quote":
         leaf = hay.find_text(mention.keys[0]) if mention.keys else None
         return _match_keyed(mention, hay, policy, [leaf] if leaf is not None else [], "quote")
@@ -180,6 +190,7 @@ def _quote(raw: str, near: Mention | None) -> str:
 # -- keyed kinds: tickers, dates, periods, codes, quotes ---------------------------------
 
 _NOT_FOUND = {
+    "time": "time of day not found in the tool data",
     "ticker": "ticker not found in any tool result",
     "date": "date not found in the tool data",
     "period": "period not found in the tool data",
@@ -212,16 +223,92 @@ def _match_keyed(mention: Mention, hay: Haystack, policy: Policy, refs: list[Lea
     return _item(mention, found, reason, evidence, len(refs))
 
 
+# -- times of day -----------------------------------------------------------------------
+
+def _match_time(mention: Mention, hay: Haystack, policy: Policy) -> Item | None:
+    """A time of day against the moments the data states, read in the time's zone (or,
+    with none written, in UTC and in each moment's own offset), and, when the answer
+    dates it ("Dec 10, 10:00 a.m."), on that day. When the data states no time of day
+    at all, a date-time is checked as its date, and a bare time is no item: it only
+    describes, as "the 4 p.m. close" does."""
+    day = mention.keys[1] if len(mention.keys) > 1 else None
+    if not hay.instants and not hay.clock_times:
+        # no time of day in the data: a date-time is checked for its date, a bare time not at all
+        if day is None:
+            return None
+        as_date = replace(mention, kind="date", value=day, keys=(day,))
+        return _match_keyed(as_date, hay, policy, hay.dates.get(day, []), "date")
+    hits = _time_hits(mention, hay)
+    zone_text = f" {mention.unit}" if mention.unit else ""
+    if not hits:
+        on = f" on {day.lstrip('-')}" if day else ""
+        return _item(mention, "unsupported", f"no time in the tool data is {mention.keys[0]}{zone_text}{on}")
+    evidence = [_evidence(hay, leaf, f"at {local}") for leaf, local in hits[: policy.max_evidence]]
+    return _item(mention, "normalized", f"matches {_where(evidence[0])} ({evidence[0].how})", evidence, len(hits))
+
+
+def time_leaves(mention: Mention, hay: Haystack) -> list[LeafId]:
+    """The leaves stating the moment or time of day of a time mention."""
+    return [leaf for leaf, _ in _time_hits(mention, hay)]
+
+
+def _time_hits(mention: Mention, hay: Haystack) -> list[tuple[LeafId, str]]:
+    """(leaf, the leaf's time as read) of every leaf whose time is the mention's."""
+    hh, mm = (int(x) for x in mention.keys[0].split(":"))
+    within = mention.within_minutes or 1
+    day = mention.keys[1] if len(mention.keys) > 1 else None
+    hits: list[tuple[LeafId, str]] = []
+    for leaf, instant in hay.instants:
+        for zone in _zones_to_read(mention.unit, instant):
+            local = instant.astimezone(zone)
+            minutes = abs((local.hour * 60 + local.minute) - (hh * 60 + mm))
+            if min(minutes, 1440 - minutes) <= within and (day is None or _on_day(local, day)):
+                hits.append((leaf, f"{local:%H:%M} {local.tzname()}"))
+                break
+    if day is None:
+        for leaf, clock, zone_name in hay.clock_times:
+            if clock == mention.keys[0] and (zone_name is None or mention.unit in (None, zone_name)):
+                hits.append((leaf, clock))
+    return hits
+
+
+def _zones_to_read(written: str | None, instant: dt.datetime) -> list[dt.tzinfo]:
+    if written:
+        return [_zone(written)]
+    own = instant.tzinfo
+    return [dt.UTC] + ([own] if own is not None and instant.utcoffset() != dt.timedelta(0) else [])
+
+
+@functools.lru_cache(maxsize=64)
+def _zone(name: str) -> dt.tzinfo:
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # no tz database on this machine
+        return dt.UTC
+
+
+def _on_day(local: dt.datetime, day: str) -> bool:
+    """Whether ``local`` falls on ``day`` (a date key: 2026-12-10, 2026-12, --12-10)."""
+    if day.startswith("--"):
+        return f"--{local:%m-%d}" == day
+    return local.date().isoformat().startswith(day)
+
+
 # -- numbers -----------------------------------------------------------------------------
 
 def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
     if mention.invalid or not mention.num_forms:
         return _item(mention, "unsupported", mention.invalid or "could not read this value")
     found = _exact_candidates(mention, hay)
-    if found and mention.currencies:
-        # "$1,234.56" is not supported by 1234.56 in a record that says EUR
+    if mention.currencies:
+        # "$1,234.56" is not supported by 1234.56 in a record that says EUR, nor "£72.36"
+        # by a price of 72.36 in pence (GBp); "£143.50" is by 14350 in pence
         agree = [c for c in found if hay.currency_of(c[1].leaf) in (None, *mention.currencies)]
         if not agree:
+            converted = _in_other_unit(mention, hay)
+            if converted:
+                return _supported(mention, hay, policy, converted)
+        if found and not agree:
             elsewhere = _evidence(hay, found[0][1].leaf, "other currency")
             other = hay.currency_of(found[0][1].leaf)
             return _item(mention, "unsupported", f"{_where(elsewhere)} is in {other}, not "
@@ -229,17 +316,9 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
         found = agree
     if found:
         return _supported(mention, hay, policy, found)
-    if mention.integer is not None and mention.integer in hay.counts:
-        nodes = hay.counts[mention.integer]
-        ev = [
-            Evidence.model_construct(
-                tool=hay.tools[t].name, tool_index=t, tool_id=hay.tools[t].id,
-                path=hay.path_of_node(n), raw=f"{mention.integer} elements", how="count",
-            )
-            for t, n in nodes[: policy.max_evidence]
-        ]
-        return _item(mention, "derived", f"count of the {mention.integer} elements of {ev[0].path} "
-                     f"in {ev[0].tool}", ev, len(nodes))
+    counted = _count(mention, hay, policy)
+    if counted is not None:
+        return counted
     near = _nearest(mention, hay)
     if near is not None:
         ref, flipped = near
@@ -255,6 +334,37 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
         return _item(mention, "unsupported", f"{_where(wrong_way)} has the opposite sign: the answer says it "
                      f"{'fell' if mention.direction < 0 else 'rose'}", [wrong_way], 1)
     return _item(mention, "unsupported", "not found in the tool data")
+
+
+def _in_other_unit(mention: Mention, hay: Haystack) -> list[tuple[NumForm, NumRef, bool]]:
+    """Leaves holding an amount in its currency's other unit, where the data states that
+    unit: "£143.50" as 14350 in a record in GBp (pence), "72.36p" as 0.7236 in GBP."""
+    found: list[tuple[NumForm, NumRef, bool]] = []
+    form = mention.num_forms[0]
+    for code in mention.currencies[:1]:
+        for other, factor in amounts.counterparts(code):
+            converted = NumForm(numbers.CONTEXT.multiply(form.value, factor),
+                                numbers.CONTEXT.multiply(form.tolerance, factor), f"in {other}")
+            for value, flipped in _signed(converted, mention):
+                found.extend((converted, ref, flipped) for ref in _num_refs(hay, converted, value)
+                             if hay.currency_of(ref.leaf) == other)
+    return found
+
+
+def _count(mention: Mention, hay: Haystack, policy: Policy) -> Item | None:
+    """A whole number that is the length of an array in the data: ``derived`` as a count."""
+    if mention.integer is None or mention.integer not in hay.counts:
+        return None
+    nodes = hay.counts[mention.integer]
+    ev = [
+        Evidence.model_construct(
+            tool=hay.tools[t].name, tool_index=t, tool_id=hay.tools[t].id,
+            path=hay.path_of_node(n), raw=f"{mention.integer} elements", how="count",
+        )
+        for t, n in nodes[: policy.max_evidence]
+    ]
+    return _item(mention, "derived", f"count of the {mention.integer} elements of {ev[0].path} "
+                 f"in {ev[0].tool}", ev, len(nodes))
 
 
 def _opposite_sign(mention: Mention, hay: Haystack) -> Evidence | None:

@@ -18,7 +18,7 @@ from verifier.normalizers.numbers import CONTEXT
 
 Kind = Literal[
     "ticker", "amount", "percent", "basis_points", "percentage_points", "multiplier",
-    "number", "date", "period", "code", "quote",
+    "number", "date", "period", "time", "code", "quote",
 ]
 Status = Literal[
     "exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid", "misattributed", "stale",
@@ -101,10 +101,12 @@ class Item(BaseModel):
     end: int = Field(description="End offset (exclusive) of `text` in the answer.")
     value: str | None = Field(
         description="Normalized value: a decimal string for numbers (percents as a fraction), "
-        "an ISO-like key for dates and periods, the canonical symbol or code, the folded phrase.",
-        examples=["2100000000", "0.014", "2026-03-05", "2026-Q3", "BRK.B"],
+        "an ISO-like key for dates and periods, HH:MM for a time of day, the canonical symbol or "
+        "code, the folded phrase.",
+        examples=["2100000000", "0.014", "2026-03-05", "2026-Q3", "22:30", "BRK.B"],
     )
-    unit: str | None = Field(None, description="Currency code, '%', 'bp', 'pp', 'x' or a scale word.")
+    unit: str | None = Field(None, description="Currency code, '%', 'bp', 'pp', 'x', a scale word, or "
+                             "a time's IANA zone ('America/New_York' for '9:30 ET').")
     hedged: bool = Field(False, description="A hedge word ('about', '~') marks the value as rounded on purpose.")
     status: Status = Field(description="How the data supports the value.")
     flagged: bool = Field(description="Whether the UI should highlight this value.")

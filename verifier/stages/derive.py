@@ -22,13 +22,13 @@ from ..derive import (
     compares_averages,
     cue_words,
     derive,
-    suggestion_name,
 )
 from ..extract import NUMERIC_KINDS, Mention, extractor
 from ..haystack import Haystack
 from ..labels import focus_words, label_named
 from ..match import derived_item, misattributed_derivation
 from ..models import Item, Suggestion
+from ..operands import record_label, slug
 from ..state import State
 from ..yearquarter import Period, years_between
 
@@ -243,3 +243,20 @@ def _other_owner(hay: Haystack, operands: tuple[int, ...], named: str) -> str | 
     if None in owners or len(owners) != 1 or any(tickers.same_entity(named, o) for o in owners if o):
         return None
     return owners.pop()
+
+
+def suggestion_name(found: Derivation, hay: Haystack) -> str:
+    """A field name for a derived value, from the record's label and the operands' keys:
+    ``percent_change_total_sales_2019_vs_2018``, ``mean_change_pct``."""
+    op, operands = found.op, found.operands
+    first = hay.leaves[operands[0]]
+    parts = [op]
+    label = record_label(hay, first.node) if found.group in ("record", "stacked") else ""
+    if label:
+        parts.append(label)
+    keys = [slug(hay.leaves[leaf].key or hay.path(leaf).rsplit(".", 1)[-1]) for leaf in operands[:2]]
+    if op in ("total", "mean", "share") or len(keys) < 2 or keys[0] == keys[1]:
+        parts.append(keys[0])
+    else:
+        parts.append(f"{keys[0]}_vs_{keys[1]}")
+    return "_".join(p for p in parts if p)

@@ -1,0 +1,103 @@
+"""Numbers that are not claims: the spans of an answer (or a data string) whose digits
+describe what is meant rather than state a value, so they are neither checked nor
+scored.
+
+- A window or tenor: a whole number followed by a unit of time ("14-day RSI", "52-week
+  high", "10-year yield", "24h volume", "3 months", "in 7 Tagen", "BTP 10 anni",
+  "10年債"). The units are the locale's and English duration words from Babel's CLDR
+  unit data, plus ``stoplists/duration_words.txt``. A number with decimals ("3.2 days
+  to cover") is a measured value, not a window, and stays a claim.
+- A settlement or curve label: "T+1", "2s10s", "5s30s", "10Y".
+- A list number: "1." or "2)" opening a line, after a bullet or inside bold ("**1. Common
+  dividend:**").
+- "Top 5" and "top-10": a count of what is listed.
+- A rate's unit: the 1 of "1 EUR = 1.0850 USD" and "1 USD = 154.2 JPY".
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from verifier import stoplists
+from verifier.normalizers import WORD_END, WORD_START, numbers
+
+#: CLDR duration units read for their words.
+_UNITS = ("duration-year", "duration-month", "duration-week", "duration-day", "duration-hour",
+          "duration-minute")
+
+
+@lru_cache(maxsize=32)
+def duration_words(locale: str) -> frozenset[str]:
+    """Words for a unit of time after a number, in ``locale`` and in English: every
+    length and plural form Babel formats ("day", "days", "d", "Tage", "anni", "年"), and
+    the extra forms of ``duration_words.txt``."""
+    from babel.units import format_unit
+
+    words: set[str] = set(stoplists.load("duration_words"))
+    for loc in dict.fromkeys((locale, "en_US")):
+        for unit in _UNITS:
+            for length in ("long", "short", "narrow"):
+                for count in (1, 2, 5, 21):
+                    try:
+                        text = format_unit(count, unit, length=length, locale=loc)
+                    except ValueError:  # babel's UnknownUnitError: a locale without this unit's data
+                        continue
+                    word = re.sub(r"[\d\s\u00a0\u202f.,]+", " ", text).strip()
+                    if word and " " not in word:
+                        words.add(word)
+    # a scale word is no unit of time: "5m" is five million, "3T" three trillion
+    return frozenset(words - set(numbers.scale_words()))
+
+
+#: Where a whole number starts: no word and no figure's decimals before it ("3.2 days").
+_WHOLE = rf"{WORD_START}(?<!\d[.,])"
+
+
+@lru_cache(maxsize=32)
+def pattern(locale: str) -> re.Pattern[str]:
+    """The compiled pattern of every descriptor span in ``locale``."""
+    words = sorted(duration_words(locale), key=len, reverse=True)
+    long_words = "|".join(re.escape(w) for w in words if len(w) > 1)
+    after = "|".join(re.escape(w[1:]) for w in sorted(_window_words()) if w.startswith("~"))
+    short_words = "|".join(re.escape(w) for w in words if len(w) == 1 or not w.isascii())
+    return re.compile(
+        rf"""
+          {_WHOLE}\d{{1,3}}[-\u2010\u2011][ ]?(?:{long_words}){WORD_END}    # 14-day, 10-year, 10-jährige
+        | {_WHOLE}\d{{1,3}}(?:{short_words}|{long_words}){WORD_END}       # 24h, 10y, 10年, 3months
+        | {_WHOLE}\d{{1,3}}[ \u00a0\u202f](?:{after}){WORD_END}             # in 7 Tagen
+        | (?P<spaced>{_WHOLE}\d{{1,3}}[ \u00a0\u202f](?:{long_words}){WORD_END})  # 12 months: a window after "past"
+        | {WORD_START}T\+\d{WORD_END}                                        # T+1
+        | {WORD_START}\d{{1,2}}s[ /]?\d{{1,2}}s{WORD_END}                    # 2s10s, 5s/30s
+        | {WORD_START}\d{{1,2}}Y{WORD_END}                                   # 10Y (a tenor column)
+        | (?m:^[ \t]*(?:[-*+•][ \t]+)?(?:\*\*|__)?\d{{1,2}}[.)](?=[ \t]|\*\*|__))  # list numbers
+        | (?i:{WORD_START}top[ -]\d{{1,3}}{WORD_END})                        # Top 5
+        | {WORD_START}1[ \u00a0]?(?=[A-Z]{{3}}[ \u00a0]?[=≈])                 # 1 EUR = 1.0850 USD
+        """,
+        re.VERBOSE,
+    )
+
+
+@lru_cache(maxsize=1)
+def _window_words() -> frozenset[str]:
+    return stoplists.load("window_words")
+
+
+_WORDS_BEFORE = re.compile(r"[^\W\d_]+")
+
+
+def spans(text: str, locale: str) -> list[tuple[int, int]]:
+    """(start, end) of every descriptor in ``text`` (already folded). "N <unit of time>"
+    with a space between is a window only after a window word ("over the past 12
+    months", "letzten 5 Jahre"); otherwise it is a claimed duration ("for 66 years")."""
+    out = []
+    before_words = {w.lower() for w in _window_words() if not w.startswith("~")}
+    for m in pattern(locale).finditer(text):
+        if m.group("spaced") is not None:
+            words = _WORDS_BEFORE.findall(text[max(0, m.start() - 30):m.start()].lower())[-2:]
+            if words[-1:] == ["the"]:
+                words = words[:-1]
+            if not words or words[-1] not in before_words:
+                continue
+        out.append(m.span())
+    return out
