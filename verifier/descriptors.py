@@ -11,6 +11,8 @@ scored.
 - A list number: "1." or "2)" opening a line, after a bullet or inside bold ("**1. Common
   dividend:**").
 - "Top 5" and "top-10": a count of what is listed.
+- A constant of a formula: a conventional whole number written as a multiplier or
+  divisor ("× 100", "365 *", "/ 2", "/ 1,000"; ``stoplists/arithmetic_constants.txt``).
 - A rate's unit: the 1 of "1 EUR = 1.0850 USD" and "1 USD = 154.2 JPY".
 """
 
@@ -61,6 +63,7 @@ def pattern(locale: str) -> re.Pattern[str]:
     long_words = "|".join(re.escape(w) for w in words if len(w) > 1)
     after = "|".join(re.escape(w[1:]) for w in sorted(_window_words()) if w.startswith("~"))
     short_words = "|".join(re.escape(w) for w in words if len(w) == 1 or not w.isascii())
+    constants = "|".join(re.escape(c) for c in sorted(stoplists.load("arithmetic_constants"), key=len, reverse=True))
     return re.compile(
         rf"""
           {_WHOLE}\d{{1,3}}[-\u2010\u2011][ ]?(?:{long_words}){WORD_END}    # 14-day, 10-year, 10-jährige
@@ -73,6 +76,9 @@ def pattern(locale: str) -> re.Pattern[str]:
         | (?m:^[ \t]*(?:[-*+•][ \t]+)?(?:\*\*|__)?\d{{1,2}}[.)](?=[ \t]|\*\*|__))  # list numbers
         | (?i:{WORD_START}top[ -]\d{{1,3}}{WORD_END})                        # Top 5
         | {WORD_START}1[ \u00a0]?(?=[A-Z]{{3}}[ \u00a0]?[=≈])                 # 1 EUR = 1.0850 USD
+        | (?<=[*×/÷][ ])(?:{constants}){WORD_END}(?![.,]?\d)                 # × 100, / 2
+        | (?<=[*×/÷])(?:{constants}){WORD_END}(?![.,]?\d)                    # *100
+        | {_WHOLE}(?<![\d.,])(?:{constants})(?=[ ]?[*×÷/][ ]?[\d$€£(])       # 365 * (...
         """,
         re.VERBOSE,
     )

@@ -22,7 +22,7 @@ Kind = Literal[
 ]
 Status = Literal[
     "exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid", "misattributed", "stale",
-    "gap_fill",
+    "gap_fill", "wrong_arithmetic",
 ]
 Confidence = Literal["high", "medium", "low"]
 Action = Literal["show", "show_with_warning", "retry", "abstain"]
@@ -31,7 +31,7 @@ Action = Literal["show", "show_with_warning", "retry", "abstain"]
 SUPPORTED_STATUSES: frozenset[str] = frozenset({"exact", "normalized", "rounded", "derived"})
 #: Statuses that flag the item to the user.
 FLAGGED_STATUSES: frozenset[str] = frozenset(
-    {"drift", "unsupported", "invalid", "misattributed", "stale", "gap_fill"})
+    {"drift", "unsupported", "invalid", "misattributed", "stale", "gap_fill", "wrong_arithmetic"})
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 

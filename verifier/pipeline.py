@@ -19,6 +19,7 @@ from .models import Report
 from .normalizers import NormalizeError, number_symbols
 from .policy import Policy
 from .stages import (
+    arithmetic,
     attribute,
     cells,
     conflicts,
@@ -43,6 +44,7 @@ STAGES: tuple[tuple[str, Callable[[State], None]], ...] = (
     ("attribute", attribute.run),    # another ticker's or period's record: misattributed
     ("ground", ground.run),          # sentences, citations, overlap with cited sources
     ("stale", stale.run),            # found only in an earlier turn's results
+    ("arithmetic", arithmetic.run),  # the answer's own computations, checked
     ("question", question.run),      # entities the question asks about that the data lacks
     ("cells", cells.run),            # another row or column than the one the question names
     ("polarity", polarity.run),      # negations and direction words against the data

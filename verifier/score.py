@@ -112,6 +112,7 @@ _PLAIN = {
     "misattributed": ("value is", "values are", "another entity's figure"),
     "stale": ("value is", "values are", "only in an earlier turn's tool results"),
     "gap_fill": ("value is", "values are", "for an entity the tool data does not cover"),
+    "wrong_arithmetic": ("result is", "results are", "not what the answer's own computation gives"),
 }
 
 
@@ -132,6 +133,7 @@ _HINT = {
     "misattributed": "is a value of another entity in the tool results",
     "stale": "appears only in an earlier turn's tool results, not in the current ones",
     "gap_fill": "is stated for an entity the tool results do not cover",
+    "wrong_arithmetic": "is not what its own computation gives; redo the arithmetic",
 }
 
 

@@ -24,7 +24,8 @@
 // Text is always inserted as text nodes: the answer may contain HTML and is shown as text.
 
 /** Statuses the verifier flags; each gets a fv-flag--{status} class. */
-export const FLAGGED_STATUSES = ["drift", "unsupported", "invalid", "misattributed", "stale"];
+export const FLAGGED_STATUSES = ["drift", "unsupported", "invalid", "misattributed", "stale", "gap_fill",
+  "wrong_arithmetic"];
 
 /** Human names for the statuses, for tooltips and tables. */
 export const STATUS_TEXT = {
@@ -37,6 +38,8 @@ export const STATUS_TEXT = {
   invalid: "invalid check digit",
   misattributed: "misattributed",
   stale: "stale (earlier turn)",
+  gap_fill: "filled in (entity not in the data)",
+  wrong_arithmetic: "wrong arithmetic",
 };
 
 /**
@@ -126,7 +129,8 @@ export const DEFAULT_CSS = `
 .fv-answer { white-space: pre-wrap; line-height: 1.7; }
 .fv-flag { position: relative; padding: .05rem .15rem; border-radius: 3px; color: inherit;
   cursor: help; text-decoration: underline wavy; text-underline-offset: 3px; }
-.fv-flag--unsupported, .fv-flag--invalid, .fv-flag--misattributed, .fv-flag--stale {
+.fv-flag--unsupported, .fv-flag--invalid, .fv-flag--misattributed, .fv-flag--stale,
+.fv-flag--gap_fill, .fv-flag--wrong_arithmetic {
   background: #fee2e2; text-decoration-color: #dc2626; }
 .fv-flag--drift { background: #fef08a; text-decoration-color: #ca8a04; }
 .fv-flag:hover::after, .fv-flag:focus::after { content: attr(data-reason); position: absolute;

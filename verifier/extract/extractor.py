@@ -193,7 +193,7 @@ class Extractor:
                 continue
             claim(claimed, m.start(), m.end())
             mention = self._numeric_mention(text, m)
-            if is_claimed(described, m.start(), m.end()):
+            if 0 not in described[m.start():m.end()]:  # the figure lies inside a descriptor
                 yield replace(mention, descriptor=True)
                 continue
             if mention.kind == "number" and mention.integer is not None and _is_year(m):
