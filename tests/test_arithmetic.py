@@ -33,8 +33,8 @@ def _chains(text: str, locale: str = "en_US"):
     ("30% of $160,000 = $48,000", "en_US", [[True]]),
     ("Capex / Revenue = 1,577 / 32,765 = 0.048 or 4.8%", "en_US", [[True]]),
     ("(1.16418 + 1.16426) / 2 = 1.16422, and 1.16422 / 1.32424 ≈ 0.87916", "en_US", [[True], [True]]),
-    ("Average AP = ($41,433 million + $46,092 million) / 2\nAverage AP = $87,525 million / 2\n"
-     "Average AP = $43,762.5 million", "en_US", [[True, True]]),
+    (("Average AP = ($41,433 million + $46,092 million) / 2\nAverage AP = $87,525 million / 2\n"
+     "Average AP = $43,762.5 million"), "en_US", [[True, True]]),
     ("= 365 * ((1,642.2 + 1,559.3) / 2) / 11,108.4\n   = 365 * 1,600.75 / 11,108.4\n   = 52.79 days", "en_US",
      [[True, False]]),
     ("$29,220 / $44,112 = **0.6624%**", "en_US", [[False]]),  # a fraction written as a percentage

@@ -237,7 +237,8 @@ def _element(part: list[object], first: bool, last: bool) -> Element | None:
             return Element((figures[0],), tuple(figures[1:]))
     if first:  # the chain opens with its first operand or bracket
         while tokens and not (isinstance(tokens[0], Operand) or tokens[0] in ("(", "-")):
-            tokens.pop(0)
+            if tokens.pop(0) != "(":
+                return None  # ") * 100": the end of an expression whose start is words, no element
     if last:  # and ends with its result (and closing brackets)
         while tokens and not (isinstance(tokens[-1], Operand) or tokens[-1] == ")"):
             tokens.pop()

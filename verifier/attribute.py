@@ -118,6 +118,7 @@ def clause_entities(answer: str, matched: list[tuple[Mention, Item]], hay: Hayst
     respective = {sentence_bounds[bisect.bisect_right(sentence_bounds, m.start()) - 1]
                   for m in _RESPECTIVELY.finditer(answer)}
     entities: list[str | None] = []
+    any_owner = _has_owners(hay)
     current: str | None = None
     scope = 0
     next_name = 0
@@ -133,7 +134,12 @@ def clause_entities(answer: str, matched: list[tuple[Mention, Item]], hay: Hayst
             entities.append(None)
             continue
         if item.kind == "ticker":  # an unknown ticker is an unknown entity: nothing to tie
-            current = item.value if item.status in SUPPORTED_STATUSES else None
+            if item.status not in SUPPORTED_STATUSES:
+                current = None
+            elif _owns_a_record(hay, mention, item) or not any_owner:
+                current = item.value
+            # else: an exchange, broker or rating the data names ("on XETRA", "UBS's $247
+            # target") is no entity of its own records: the clause stays about the last one
         elif item.kind == "code":  # "Novo Nordisk (DK0062498333) is 2.26%"
             current = _code_entity(hay, mention) if item.status in SUPPORTED_STATUSES else None
         entities.append(named_after.get(i, current))
@@ -181,3 +187,23 @@ def attribute_periods(answer: str, matched: list[tuple[Mention, Item]], hay: Hay
 def _code_entity(hay: Haystack, mention: Mention) -> str | None:
     leaves = hay.codes.get(mention.keys[0], []) if mention.keys else []
     return hay.entity_of(leaves[0]) if leaves else None
+
+
+def _owns_a_record(hay: Haystack, mention: Mention, item: Item) -> bool:
+    """Whether a ticker the answer names owns a record in the data: a leaf holding it is
+    its record's symbol or key ({"symbol": "SAP.DE"}), not a field of another's record
+    ({"symbol": "SAP.DE", "exchange": "XETRA"})."""
+    name = item.value or ""
+    for key in mention.keys:
+        for leaf in hay.tickers.get(key, []):
+            if leaf in hay.key_leaves:  # {"AAPL": {...}}
+                return True
+            owner = hay.entity_of(leaf)
+            if owner is not None and tickers.same_entity(name, owner):
+                return True
+    return False
+
+
+def _has_owners(hay: Haystack) -> bool:
+    """Whether any record of the data names its ticker."""
+    return bool(hay.key_leaves) or any(hay.entity_of(leaf) for leaves in hay.tickers.values() for leaf in leaves[:1])

@@ -22,9 +22,11 @@ import regex
 from verifier import stoplists
 from verifier.normalizers import tickers
 
+from . import acronyms
 from .attribute import scope_starts
 from .extract import NUMERIC_KINDS, Extractor, Mention
 from .haystack import Haystack
+from .match import candidate_leaves, misattributed_item
 from .models import SUPPORTED_STATUSES, Item, Note
 from .names import names as name_map
 
@@ -49,7 +51,7 @@ class Asked:
 def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, ex: Extractor
           ) -> tuple[list[tuple[Mention, Item]], list[Note]]:
     """(pairs with filled-in values marked gap_fill, notes for entities left out)."""
-    asked = _asked(question, hay, ex)
+    asked = _asked(question, hay, ex, acronyms.defined_terms(question) | acronyms.defined_terms(answer))
     if not asked:
         return matched, []
     mentions = _entity_mentions(answer, matched, asked)
@@ -64,8 +66,16 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
         # a value for a company named only in words that the data does hold (exactly) is
         # more likely the data's figure under another name ("Google" for Alphabet)
         spared = entity is not None and entity.by_name and item.status in ("exact", "normalized")
-        if entity is not None and not entity.in_data and not spared and (
-                mention.kind in NUMERIC_KINDS or (mention.kind == "ticker" and item.status not in SUPPORTED_STATUSES)):
+        # a value the data supports (or the answer's checked arithmetic derives) was
+        # retrieved, whatever the question asks about: only one found nowhere is filled
+        # in; one found only in other entities' records is theirs
+        if (entity is not None and not entity.in_data and not spared and mention.kind in NUMERIC_KINDS
+                and item.status in ("exact", "normalized")):
+            owners = {hay.entity_of(leaf) for leaf in candidate_leaves(mention, hay)}
+            if owners and None not in owners:
+                item = misattributed_item(item, hay, mention, entity.label)
+        elif entity is not None and not entity.in_data and not spared and item.status in ("unsupported", "drift") and (
+                mention.kind in NUMERIC_KINDS or mention.kind == "ticker"):
             item = item.model_copy(update={
                 "status": "gap_fill", "flagged": True, "evidence": [], "evidence_total": 0,
                 "reason": f"the question asks about {entity.label}, which no tool result covers: "
@@ -79,12 +89,14 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
     return out, notes
 
 
-def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
+def _asked(question: str, hay: Haystack, ex: Extractor, terms: frozenset[str] = frozenset()) -> list[Asked]:
+    """The entities the question asks about; not an acronym the question or answer
+    defines as a term ("DPO" beside "Days Payable Outstanding")."""
     names = name_map(hay)
     out: list[Asked] = []
     seen: set[str] = set()
     for m in _question_tickers(ex, question):
-        if m.kind == "ticker" and not m.stoplisted and m.value and m.value not in seen:
+        if m.kind == "ticker" and not m.stoplisted and m.value and m.value not in seen and m.text not in terms:
             seen.add(m.value)
             refs = [r for k in m.keys for r in hay.tickers.get(k, [])]
             in_data = any(hay.names_ticker(r) for r in refs)
@@ -93,6 +105,8 @@ def _asked(question: str, hay: Haystack, ex: Extractor) -> list[Asked]:
                 ticker, in_data = names[m.text.lower()], True
             elif refs and not in_data:
                 continue  # only a word of the data's prose ("737 MAX"): not an entity asked about
+            elif not refs and _written_in_data(hay, m.text):
+                in_data = True  # "AMCOR" for a page about Amcor plc: the data covers it in words
             words = {w for w, t in names.items() if tickers.same_entity(t, ticker)} | {m.text.lower()}
             out.append(Asked(m.text, ticker, words, in_data))
     common = stoplists.load("common_words") | stoplists.load("function_words")
@@ -216,3 +230,9 @@ def _entity_at(position: int, mentions: list[tuple[int, Asked]], starts: list[in
         return None
     current = mentions[at][1]
     return None if current is _OTHER else current
+
+
+def _written_in_data(hay: Haystack, word: str) -> bool:
+    """Whether the data's text writes ``word`` as a word, in any case ("Amcor" for AMCOR)."""
+    pattern = regex.compile(rf"(?<!\w){regex.escape(word)}(?!\w)", regex.IGNORECASE)
+    return any(pattern.search(hay.leaves[leaf].raw) for leaf in hay.find_text_all(word.casefold(), limit=20))

@@ -29,7 +29,7 @@ from verifier.normalizers import (
     times,
 )
 
-from .. import descriptors
+from .. import acronyms, descriptors
 from ..models import decimal_text
 from .hedges import ONE_SIDED, direction_of, hedge_before, hedged_tolerance
 from .mention import Mention, NumForm, claim, is_claimed
@@ -267,13 +267,14 @@ class Extractor:
         )
 
     def _ticker_mentions(self, text: str, folded: str, claimed: bytearray) -> Iterator[Mention]:
+        terms = acronyms.defined_terms(text)  # "Days Payable Outstanding (DPO)": a term, no ticker
         for m in self._tickers.finditer(folded):
             if is_claimed(claimed, m.start(), m.end()):
                 continue
             ticker = tickers.from_groups(text[m.start():m.end()], m.groupdict())
             marked = ticker.cashtag or ticker.exchange is not None
             stop = not marked and (ticker.symbol in self.stopwords or ticker.base in self.stopwords
-                                   or m.group("tk_sym") in self.stopwords)
+                                   or m.group("tk_sym") in self.stopwords or m.group("tk_sym") in terms)
             if not marked and len(ticker.base) == 1 and not ticker.venue_suffix and "." not in ticker.symbol:
                 stop = True  # single capitals are initials and pronouns far more often
             claim(claimed, m.start(), m.end())
