@@ -176,7 +176,7 @@ def test_report_round_trips_through_json_and_has_a_schema():
     assert {"confidence", "score", "action", "items", "warnings"} <= set(schema["required"])
     assert schema["$defs"]["Item"]["properties"]["status"]["enum"] == [
         "exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid", "misattributed",
-        "stale", "gap_fill", "wrong_arithmetic"]
+        "stale", "gap_fill", "wrong_arithmetic", "stated"]
 
 
 def test_prebuilt_haystack_gives_the_same_report():

@@ -22,13 +22,13 @@ Kind = Literal[
 ]
 Status = Literal[
     "exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid", "misattributed", "stale",
-    "gap_fill", "wrong_arithmetic",
+    "gap_fill", "wrong_arithmetic", "stated",
 ]
 Confidence = Literal["high", "medium", "low"]
 Action = Literal["show", "show_with_warning", "retry", "abstain"]
 
 #: Statuses that count as supported by the tool data.
-SUPPORTED_STATUSES: frozenset[str] = frozenset({"exact", "normalized", "rounded", "derived"})
+SUPPORTED_STATUSES: frozenset[str] = frozenset({"exact", "normalized", "rounded", "derived", "stated"})
 #: Statuses that flag the item to the user.
 FLAGGED_STATUSES: frozenset[str] = frozenset(
     {"drift", "unsupported", "invalid", "misattributed", "stale", "gap_fill", "wrong_arithmetic"})

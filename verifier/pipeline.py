@@ -44,8 +44,8 @@ STAGES: tuple[tuple[str, Callable[[State], None]], ...] = (
     ("attribute", attribute.run),    # another ticker's or period's record: misattributed
     ("ground", ground.run),          # sentences, citations, overlap with cited sources
     ("stale", stale.run),            # found only in an earlier turn's results
+    ("question", question.run),      # what the question states; entities it asks about that the data lacks
     ("arithmetic", arithmetic.run),  # the answer's own computations, checked
-    ("question", question.run),      # entities the question asks about that the data lacks
     ("cells", cells.run),            # another row or column than the one the question names
     ("polarity", polarity.run),      # negations and direction words against the data
     ("conflicts", conflicts.run),    # sources that disagree

@@ -19,8 +19,9 @@ from ..state import State
 REQUIRES = frozenset({"answer", "mentions", "matched"})
 ASSIGNS = frozenset({"matched"})
 
-#: Statuses a shown computation may replace: what the data alone did not support.
-_REPLACEABLE = frozenset({"unsupported", "drift"})
+#: Statuses a shown computation may replace: what the data alone did not support (a
+#: value filled in for an entity the data lacks is computed from the data after all).
+_REPLACEABLE = frozenset({"unsupported", "drift", "gap_fill"})
 
 
 def run(state: State) -> None:

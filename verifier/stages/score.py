@@ -36,10 +36,11 @@ _JUDGE_HINT = {
 def run(state: State) -> None:
     """Turn items (and the judge's verdicts) into confidence, action and warnings."""
     items, policy = [item for _, item in state.matched], state.policy
-    # a date that only repeats the question's ("... in 2019" for "revenue in 2019") says
-    # nothing the question did not: it neither lifts nor lowers the score
+    # a date that only repeats the question's ("... in 2019" for "revenue in 2019"), or a
+    # figure the question states, says nothing the question did not: it neither lifts nor
+    # lowers the score
     asked = (state.question or "").lower()
-    scored = [item for item in items if not (
+    scored = [item for item in items if item.status != "stated" and not (
         asked and item.kind in ("date", "period") and item.status in SUPPORTED_STATUSES
         and item.text.lower() in asked)] or items
     confidence, score = scoring.confidence_of(scored, policy)
