@@ -111,19 +111,35 @@ def build_record(report: Report, answer: str, question: str | None, tool_names: 
 def _storable(value: Any) -> Any:
     """``value`` with every string a database can store: a lone surrogate a JSON body
     escaped ("\\ud800") and a NUL (which PostgreSQL text refuses) are kept visible as
-    their escapes, not dropped or refused."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            value = value.replace("\x00", "\\x00")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value.encode("utf-8", "backslashreplace").decode("utf-8")
-        return value
-    if isinstance(value, dict):
-        return {_storable(k): _storable(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_storable(v) for v in value]
+    their escapes, not dropped or refused. Walks with its own stack: metadata may nest
+    as deep as the body reader allows."""
+    if not isinstance(value, (dict, list)):
+        return _storable_text(value) if isinstance(value, str) else value
+    root: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        pairs = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, child in pairs:
+            if isinstance(child, (dict, list)):
+                copy: Any = {} if isinstance(child, dict) else []
+                stack.append((child, copy))
+            else:
+                copy = _storable_text(child) if isinstance(child, str) else child
+            if isinstance(target, dict):
+                target[_storable_text(key) if isinstance(key, str) else key] = copy
+            else:
+                target.append(copy)
+    return root
+
+
+def _storable_text(value: str) -> str:
+    if "\x00" in value:
+        value = value.replace("\x00", "\\x00")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
     return value
 
 

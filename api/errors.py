@@ -7,6 +7,7 @@ with the field path and a human message.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -18,6 +19,8 @@ from verifier import InputError, LimitError, VerifierError
 
 from .body import BodyTooLarge
 from .service import OverBudget
+
+_log = logging.getLogger("verifier.api")
 
 
 def error_response(status: int, error: str, message: str, field: str | None = None,
@@ -87,8 +90,16 @@ async def _http(_: Request, exc: Exception) -> JSONResponse:
                           headers=getattr(exc, "headers", None))
 
 
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    """Any other exception: a bug. Logged with its traceback, answered in the error shape
+    (a plain-text 500 would break clients that parse every answer as JSON)."""
+    _log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal_error", "the service failed on this request; it was logged")
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers on ``app``."""
+    app.add_exception_handler(Exception, _unexpected)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(VerifierError, _verifier_error)
     app.add_exception_handler(BodyTooLarge, _too_large)

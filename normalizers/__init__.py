@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from . import amounts, codes, dates, multipliers, numbers, percents, periods, quotes, tickers, times
 from ._errors import NormalizeError
-from ._locale import SUPPORTED_LOCALES, number_symbols
+from ._locale import SUPPORTED_LOCALES, canonical_locale, number_symbols
 from ._text import WORD_END, WORD_START, fold
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "NormalizeError",
     "Normalizer",
     "amounts",
+    "canonical_locale",
     "codes",
     "dates",
     "fold",

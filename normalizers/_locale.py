@@ -26,13 +26,31 @@ class NumberSymbols:
     secondary: int  # digits in the other groups (3; 2 in en_IN)
 
 
+@lru_cache(maxsize=256)
+def canonical_locale(locale: object) -> str:
+    """``locale`` as Babel names it: "en-US", "en_us" and "EN_us" are "en_US". Raises
+    NormalizeError for what is no locale, with the nearest one Babel knows suggested."""
+    if not isinstance(locale, str) or not locale.strip():
+        raise NormalizeError("locale", repr(locale), "not a locale (try en_US, de_DE, fr_FR)")
+    text = locale.strip().replace("-", "_")
+    parts = text.split("_")
+    guess = "_".join([parts[0].lower(), *[p.upper() if len(p) == 2 else p.title() for p in parts[1:]]])
+    try:
+        return str(Locale.parse(guess))
+    except (UnknownLocaleError, ValueError, TypeError):
+        from difflib import get_close_matches
+
+        from babel.localedata import locale_identifiers
+
+        near = get_close_matches(guess, locale_identifiers(), n=1, cutoff=0.6)
+        raise NormalizeError("locale", locale, "not a locale Babel knows" + ("" if near else " (try en_US, de_DE, fr_FR)"),
+                             near[0] if near else None) from None
+
+
 @lru_cache(maxsize=64)
 def number_symbols(locale: str) -> NumberSymbols:
     """The number symbols of ``locale`` (``en_US``, ``de-CH``, ...)."""
-    try:
-        loc = Locale.parse(locale.replace("-", "_"))
-    except (UnknownLocaleError, ValueError, TypeError):
-        raise NormalizeError("locale", locale, "not a locale Babel knows (try en_US, de_DE, fr_FR)") from None
+    loc = Locale.parse(canonical_locale(locale))
     symbols = loc.number_symbols.get("latn", loc.number_symbols)
     decimal = symbols["decimal"]
     group = symbols["group"]

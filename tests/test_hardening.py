@@ -90,3 +90,134 @@ def test_a_content_length_of_thousands_of_digits_is_413_not_a_crash(tmp_path):
         except httpx.HTTPError:  # the server may refuse the header outright; it must not 500
             return
         assert r.status_code in (400, 413), r.text
+
+
+# -- defect 2: every fault answers in the error shape ---------------------------------
+
+import json
+from decimal import Decimal as _D
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from verifier.normalizers import NormalizeError, canonical_locale
+
+from verifier import InputError, LimitError
+from verifier.models import json_text
+
+TOOLS = [{"name": "t", "output": {"symbol": "AAPL", "price": 142.3}}]
+
+
+@pytest.mark.parametrize(("written", "canonical"), [("en-US", "en_US"), ("en_us", "en_US"), ("EN_us", "en_US"),
+                                                    ("de-CH", "de_CH"), ("fr", "fr"), ("zh-Hant-TW", "zh_Hant_TW")])
+def test_a_locale_written_any_common_way_is_read(written, canonical):
+    assert canonical_locale(written) == canonical
+    assert verify("AAPL is up.", TOOLS, locale=written, judge=False).confidence == "high"
+
+
+def test_an_unknown_locale_is_an_input_error_naming_it_with_the_nearest_one():
+    with pytest.raises(InputError) as caught:
+        verify("AAPL at $142.30.", TOOLS, locale="en_UX", judge=False)
+    assert caught.value.where == "locale" and "did you mean" in str(caught.value)
+    for junk in ("", "  ", "x" * 300, None, 5):
+        with pytest.raises(NormalizeError):
+            canonical_locale(junk)
+
+
+def test_a_lone_surrogate_in_an_item_gives_a_report_that_serialises_with_it_escaped():
+    body = jsonio.loads('{"answer":"G=6931\\ud80069310","output":{"text":"G=6931\\ud80069310"}}')
+    report = verify(body["answer"], [{"name": "t", "output": body["output"]}], judge=False)
+    text = json_text(report)
+    assert "\\ud800" in text
+    raws = [e["raw"] for i in json.loads(text)["items"] for e in i["evidence"]]
+    assert "G=6931\ud80069310" in raws  # the data's text, as it came
+
+
+def test_the_cache_key_writer_and_the_audit_copy_take_any_depth():
+    from verifier.api.audit import _storable
+
+    deep: object = 1
+    for _ in range(5000):
+        deep = [deep]
+    assert jsonio.dumps(deep).count("[") == 5000
+    nested: dict = {}
+    cursor = nested
+    for _ in range(3000):
+        cursor["k"] = {"x": "a\x00b"}
+        cursor = cursor["k"]
+    assert _storable(nested)["k"]["x"] == "a\\x00b"
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    db = tmp_path_factory.mktemp("audit") / "audit.db"
+    with running(Settings(audit_url=f"sqlite:///{db}", audit_flush_ms=20)) as base:
+        yield base
+
+
+def _post(base: str, raw: str) -> httpx.Response:
+    return httpx.post(f"{base}/v1/verify", content=raw, headers={"content-type": "application/json"}, timeout=30)
+
+
+def test_requests_that_once_gave_plain_text_500s_answer_in_the_error_shape_or_with_a_report(service):
+    base = service
+    deep_tools = '{"answer":"AAPL 1","tool_results":' + "[" * 500 + '{"symbol":"AAPL"}' + "]" * 500 + "}"
+    deep_meta = '{"answer":"AAPL 1","tool_results":{"symbol":"AAPL"},"metadata":{"extra":' + '{"a":' * 900 + "1" + "}" * 900 + "}}"
+    cases = [
+        '{"answer":"AAPL at $142.30","tool_results":{"symbol":"AAPL","price":142.3},"locale":"en-US"}',
+        '{"requests":[{"answer":"AAPL at $142.30","tool_results":{"symbol":"AAPL"},"locale":"en-US"}]}',
+        '{"answer":"G=6931\\ud80069310","tool_results":[{"name":"t","output":{"text":"G=6931\\ud80069310"}}]}',
+        deep_tools, deep_meta,
+    ]
+    for i, raw in enumerate(cases):
+        path = "/v1/verify/batch" if raw.startswith('{"requests"') else "/v1/verify"
+        r = httpx.post(f"{base}{path}", content=raw, headers={"content-type": "application/json"}, timeout=30)
+        assert r.status_code < 500, (i, r.status_code, r.text[:200])
+        body = r.json()
+        assert ("confidence" in body or "reports" in body) or {"error", "message", "field", "errors"} <= set(body)
+    bad = _post(base, '{"answer":"AAPL","tool_results":{"symbol":"AAPL"},"locale":"zz-ZZ"}')
+    assert bad.status_code == 422 and bad.json()["field"] == "locale"
+
+
+def test_stats_windows_at_the_ends_of_the_calendar_answer(service):
+    for query in ("since=0001-01-01T00:00:00%2B05:00", "until=9999-12-31T23:59:59-05:00"):
+        r = httpx.get(f"{service}/v1/stats?{query}", timeout=10)
+        assert r.status_code == 200, (query, r.text)
+
+
+def test_an_unexpected_exception_is_a_500_in_the_error_shape(service, monkeypatch):
+    from verifier.api import service as service_module
+
+    async def broken(self, request):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(service_module.VerifyService, "verify", broken)
+    r = _post(service, '{"answer":"AAPL","tool_results":{"symbol":"AAPL"}}')
+    assert r.status_code == 500 and r.json()["error"] == "internal_error" and r.json()["field"] is None
+    assert httpx.get(f"{service}/healthz", timeout=10).status_code == 200
+
+
+# -- the robustness property: documented errors only, a serialisable report, bounded time
+
+_ODD = "\u0660\u0669\uff10\uff19\u2212\u00a0\u202f\u2009\u0301\u200f\u200e%$€,.-()0123456789"
+_TEXT = st.text(alphabet=st.sampled_from(list(_ODD + "AAPL MSFT Q3 FY2025 rose fell about ")), max_size=120)
+_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), _TEXT,
+                  st.sampled_from([_D("NaN"), _D("Infinity"), _D("-Infinity"), _D("1e400"), _D("1e-400"),
+                                   _D(10) ** 5000, float("nan"), float("inf"), 1e308]),
+                  st.decimals(allow_nan=False, allow_infinity=False, places=4))
+_JSON = st.recursive(_LEAF, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                    st.dictionaries(st.sampled_from(["price", "symbol", "fiscal_year",
+                                                                                     "quarter", "unit", "text", "t"]),
+                                                                    inner, max_size=4)), max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answer=_TEXT, output=_JSON, locale=st.sampled_from(["en_US", "de_DE", "en-GB", "fr_FR", "xx", "ja_JP"]),
+       question=st.one_of(st.none(), _TEXT))
+def test_verify_raises_only_documented_errors_and_its_report_serialises(answer, output, locale, question):
+    start = time.process_time()
+    try:
+        report = verify(answer, [{"name": "t", "output": output}], question=question, locale=locale, judge=False)
+    except (InputError, LimitError):
+        return
+    assert json.loads(json_text(report))["confidence"] in ("high", "medium", "low")
+    assert time.process_time() - start < 2.0

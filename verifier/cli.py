@@ -27,7 +27,7 @@ from ._errors import InputError, VerifierError
 from .evaluate import load_dataset, run
 from .jsonio import load_path, loads, read_jsonl, read_text
 from .judge import Judge, OpenAIJudge, judge_from_env
-from .models import Report
+from .models import Report, json_text
 from .pipeline import VERSION as __version__
 from .pipeline import verify
 from .policy import Policy
@@ -96,9 +96,9 @@ def check(
     except ValueError as exc:  # pydantic validation of options, stop-list files
         _fail(str(exc))
     if format == "jsonl":
-        print(report.model_dump_json())
+        print(json_text(report))
     elif format == "json":
-        out.print_json(report.model_dump_json())
+        out.print_json(json_text(report))
     else:
         _print_report(text.rstrip("\n"), report)
     if fail_on and _RANK[report.confidence] >= _RANK[fail_on]:

@@ -98,13 +98,37 @@ def read_text(path: str | Path) -> str:
 def dumps(value: Any) -> str:
     """Compact JSON text for values that may hold Decimals, written exactly as they
     were read (``142.30`` stays ``142.30``). The standard encoder would go through
-    float, which is why this small encoder exists."""
-    if isinstance(value, Decimal):
-        if not value.is_finite():
-            raise InputError(f"{value} is not a JSON number", "value")
-        return str(value)
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {dumps(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(dumps(v) for v in value) + "]"
-    return json.dumps(value, ensure_ascii=False)
+    float, which is why this small encoder exists; it walks with its own stack, so any
+    depth the reader accepted is written (a recursive writer fails near 1,000 levels)."""
+    out: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Token):
+            out.append(item.text)
+        elif isinstance(item, Decimal):
+            if not item.is_finite():
+                raise InputError(f"{item} is not a JSON number", "value")
+            out.append(str(item))
+        elif isinstance(item, dict):
+            parts: list[Any] = [_Token("{")]
+            for i, (k, v) in enumerate(item.items()):
+                parts += [_Token((", " if i else "") + json.dumps(str(k), ensure_ascii=False) + ": "), v]
+            stack.extend(reversed([*parts, _Token("}")]))
+        elif isinstance(item, (list, tuple)):
+            parts = [_Token("[")]
+            for i, v in enumerate(item):
+                parts += ([_Token(", ")] if i else []) + [v]
+            stack.extend(reversed([*parts, _Token("]")]))
+        else:
+            out.append(json.dumps(item, ensure_ascii=False))
+    return "".join(out)
+
+
+class _Token:
+    """Literal text for :func:`dumps`'s stack."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text

@@ -8,11 +8,13 @@ description. Values are JSON-safe: numbers the verifier computed are decimal str
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic_core import PydanticSerializationError
 
 from verifier.normalizers.numbers import CONTEXT
 
@@ -268,3 +270,13 @@ def decimal_text(value: Decimal) -> str:
     """A Decimal as plain positional text without exponent or trailing zeros."""
     text = format(value.normalize(CONTEXT), "f")  # (the default context would round past 28 digits)
     return "0" if text in ("-0", "0") else text
+
+
+def json_text(model: BaseModel) -> str:
+    """The JSON text of a report (or any model). A lone surrogate the caller sent (JSON
+    may escape one: "\\ud800") stays escaped, as it came, rather than failing the
+    serialisation or being dropped."""
+    try:
+        return model.model_dump_json()
+    except PydanticSerializationError:
+        return json.dumps(model.model_dump(mode="json"), ensure_ascii=True, separators=(",", ":"))

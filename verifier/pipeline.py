@@ -16,7 +16,7 @@ from ._version import VERSION
 from .haystack import Haystack
 from .judge import Judge, judge_from_env
 from .models import Report
-from .normalizers import NormalizeError, number_symbols
+from .normalizers import NormalizeError, canonical_locale
 from .policy import Policy
 from .stages import (
     arithmetic,
@@ -113,8 +113,8 @@ def verify(
         raise LimitError("answer length in characters", len(answer), policy.max_answer_chars)
     if question is not None and not isinstance(question, str):
         raise InputError(f"must be a string or None, got {type(question).__name__}", "question")
-    try:
-        number_symbols(locale)
+    try:  # "en-US", "en_us": one spelling for every stage (a Babel call refuses "en-US")
+        locale = canonical_locale(locale)
     except NormalizeError as exc:
         raise InputError(str(exc), "locale") from None
     if haystack is None:

@@ -17,9 +17,14 @@ router = APIRouter(prefix="/v1", tags=["stats"], dependencies=[Depends(require_k
 
 
 def _utc(moment: datetime | None) -> datetime | None:
+    """``moment`` as the naive UTC the log stores; a moment whose UTC falls outside the
+    calendar (0001-01-01T00:00+05:00) is its first or last representable instant."""
     if moment is None or moment.tzinfo is None:
         return moment
-    return moment.astimezone(UTC).replace(tzinfo=None)  # the log stores naive UTC
+    try:
+        return moment.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:
+        return datetime.min if moment.year == datetime.min.year else datetime.max
 
 
 @router.get("/stats", response_model=Stats, responses={

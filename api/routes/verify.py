@@ -6,6 +6,7 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 
 from verifier import Report
+from verifier.models import json_text
 
 from ..body import ExactJSONRoute
 from ..deps import ServiceDep, require_key
@@ -36,7 +37,7 @@ _EXAMPLE = example_report()
              summary="Verify one answer against the tool results it consulted")
 async def verify_one(request: VerifyRequest, service: ServiceDep) -> Response:
     report = await service.verify(request)
-    return _json(report.model_dump_json())
+    return _json(json_text(report))
 
 
 @router.post("/verify/batch", response_model=None, responses={
@@ -45,4 +46,4 @@ async def verify_one(request: VerifyRequest, service: ServiceDep) -> Response:
              summary="Verify many answers (the same tool results are indexed once)")
 async def verify_batch(batch: BatchRequest, service: ServiceDep) -> Response:
     reports = await service.batch(batch.requests)
-    return _json('{"reports": [' + ", ".join(r.model_dump_json() for r in reports) + "]}")
+    return _json('{"reports": [' + ", ".join(json_text(r) for r in reports) + "]}")

@@ -17,6 +17,7 @@ from verifier.normalizers import (
     WORD_START,
     NormalizeError,
     amounts,
+    canonical_locale,
     codes,
     dates,
     fold,
@@ -303,8 +304,9 @@ class Extractor:
 
 @lru_cache(maxsize=32)
 def extractor(locale: str = "en_US", extra_stopwords: tuple[str, ...] = ()) -> Extractor:
-    """The (cached) extractor for ``locale`` and a set of extra stop-words."""
-    return Extractor(locale, extra_stopwords)
+    """The (cached) extractor for ``locale`` ("en_US", "en-US") and a set of extra
+    stop-words; NormalizeError for what is no locale."""
+    return Extractor(canonical_locale(locale), extra_stopwords)
 
 
 def extract(text: str, locale: str = "en_US", **options: bool) -> list[Mention]:
