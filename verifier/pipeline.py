@@ -22,6 +22,7 @@ from .stages import (
     arithmetic,
     attribute,
     cells,
+    cited,
     conflicts,
     derive,
     extract,
@@ -49,6 +50,7 @@ STAGES: tuple[tuple[str, Callable[[State], None]], ...] = (
     ("cells", cells.run),            # another row or column than the one the question names
     ("polarity", polarity.run),      # negations and direction words against the data
     ("conflicts", conflicts.run),    # sources that disagree
+    ("cited", cited.run),            # values computed from figures their sentence states
     ("derive", derive.run),          # values computed from the data
     ("judge", judge.run),            # the model judge on high-stakes sentences
     ("score", score.run),            # confidence, action, warnings: the Report
