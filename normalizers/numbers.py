@@ -78,9 +78,13 @@ def half_unit(value: Decimal) -> Decimal:
     return Decimal(5).scaleb(exponent(value) - 1)
 
 
-@lru_cache(maxsize=1)
-def scale_words() -> dict[str, tuple[Decimal, bool]]:
-    """Scale word -> (multiplier, attached-only), from ``scale_words.txt``."""
+@lru_cache(maxsize=64)
+def scale_words(locale: str | None = None) -> dict[str, tuple[Decimal, bool]]:
+    """Scale word -> (multiplier, attached-only): the finance abbreviations and words of
+    ``scale_words.txt``, and, for ``locale``, the words CLDR's compact number formats
+    give it (Babel): "Millionen", "Milliarden" and "Billionen" (10^12) in German,
+    "milioni" and "miliardi" in Italian, "millones" and "mil millones" in Spanish. The
+    locale's own word wins where the two disagree (a German "Billion" is 10^12)."""
     text = resources.files(__package__).joinpath("scale_words.txt").read_text(encoding="utf-8")
     words: dict[str, tuple[Decimal, bool]] = {}
     for line in text.splitlines():
@@ -88,7 +92,32 @@ def scale_words() -> dict[str, tuple[Decimal, bool]]:
             continue
         parts = line.split()
         words[parts[0]] = (Decimal(1).scaleb(int(parts[1])), "attached" in parts[2:])
+    if locale:
+        words.update(_cldr_scale_words(locale))
     return words
+
+
+def _cldr_scale_words(locale: str) -> dict[str, tuple[Decimal, bool]]:
+    """The scale words of ``locale``'s compact number formats, two letters or more."""
+    from babel import Locale
+
+    try:
+        formats = Locale.parse(locale).compact_decimal_formats
+    except (ValueError, TypeError):  # pragma: no cover - locales are checked before
+        return {}
+    out: dict[str, tuple[Decimal, bool]] = {}
+    for length in ("long", "short"):
+        for by_magnitude in formats.get(length, {}).values():  # plural form -> magnitude -> pattern
+            for magnitude, pattern in by_magnitude.items():
+                power = len(str(magnitude)) - 1
+                text = str(getattr(pattern, "pattern", pattern))
+                zeros = text.count("0")
+                word = text.replace("0", "").replace("'", "").strip(" \u00a0\u202f")
+                scale = power - zeros + 1 if zeros else power  # "mille" alone is one thousand
+                if len(word) >= 2 and not any(ch.isdigit() for ch in word) and scale >= 3:
+                    for spelling in {word, " ".join(word.replace("\u00a0", " ").replace("\u202f", " ").split())}:
+                        out.setdefault(spelling, (Decimal(1).scaleb(scale), False))
+    return out
 
 
 def _alternation(words: list[str]) -> str:
@@ -125,9 +154,9 @@ def digits_pattern(locale: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def scale_pattern(group: str = "scale") -> str:
+def scale_pattern(group: str = "scale", locale: str | None = None) -> str:
     """Regex source for an optional scale word after the digits (group ``group``)."""
-    words = scale_words()
+    words = scale_words(locale)
     attached = _alternation(list(words))
     spaced = _alternation([w for w, (_, att) in words.items() if not att])
     # one group: after a space only the spaced words may follow ("5 m" is not 5 million)
@@ -141,8 +170,8 @@ def pattern(locale: str = "en_US") -> str:
         (?P<open>\()?                      # accounting negative: (1,234)
         (?P<sign>[+\-])?                   # minus signs are folded to "-" first
         {digits_pattern(locale)}
-        (?:{scale_pattern()})?
-        (?(open)\)(?:{scale_pattern("scale_after")})?)   # (448.7) million
+        (?:{scale_pattern("scale", locale)})?
+        (?(open)\)(?:{scale_pattern("scale_after", locale)})?)   # (448.7) million
     """
 
 
@@ -183,7 +212,7 @@ def from_groups(raw: str, groups: dict[str, str | None], locale: str) -> ParsedN
     if negative:
         mantissa = -mantissa
     word = groups.get("scale") or groups.get("scale_after")
-    scale = scale_words()[word][0] if word else Decimal(1)
+    scale = scale_words(locale)[word][0] if word else Decimal(1)
     # Parentheses in running text are as often an aside ("revenue rose ($2.1bn)") as
     # an accounting negative, so they do not count as a stated sign: matching tries
     # the negative first and accepts the positive as "sign not stated".

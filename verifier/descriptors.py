@@ -75,7 +75,7 @@ def pattern(locale: str) -> re.Pattern[str]:
         | {WORD_START}\d{{1,2}}Y{WORD_END}                                   # 10Y (a tenor column)
         | (?m:^[ \t]*(?:[-*+•][ \t]+)?(?:\*\*|__)?\d{{1,2}}[.)](?=[ \t]|\*\*|__))  # list numbers
         | (?i:{WORD_START}top[ -]\d{{1,3}}{WORD_END})                        # Top 5
-        | {WORD_START}1[ \u00a0]?(?=[A-Z]{{3}}[ \u00a0]?[=≈])                 # 1 EUR = 1.0850 USD
+        | {WORD_START}1[ \u00a0]?[A-Z]{{3}}(?=[ \u00a0]?[=≈])                 # 1 EUR = 1.0850 USD
         | (?<=[*×/÷][ ])(?:{constants}){WORD_END}(?![.,]?\d)                 # × 100, / 2
         | (?<=[*×/÷])(?:{constants}){WORD_END}(?![.,]?\d)                    # *100
         | {_WHOLE}(?<![\d.,])(?:{constants})(?=[ ]?[*×÷/][ ]?[\d$€£(])       # 365 * (...

@@ -70,6 +70,11 @@ ONE_SIDED = frozenset({"more than", "less than", "over", "under", "upwards of", 
                         "just above", "just below", "nearly", "almost"})
 
 
+@lru_cache(maxsize=1)
+def _unspaced(phrases: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted((p for p in phrases if p and not p[0].isascii() and p[0] > "\u3000"), key=len, reverse=True))
+
+
 def hedge_before(text: str, start: int) -> str | None:
     """The hedge ("about", "more than", "~") standing just before ``start``, or None.
 
@@ -79,6 +84,9 @@ def hedge_before(text: str, start: int) -> str | None:
     phrases, signs, longest = _hedges()
     if window and window[-1] in signs:
         return window[-1]
+    glued = next((p for p in _unspaced(phrases) if window.endswith(p)), None)
+    if glued is not None:  # "約45.1兆円": a hedge of a script without spaces touches the figure
+        return glued
     words = _HEDGE_WORD.findall(window.lower())
     for _ in range(3):  # "about", "about a", "in the region of", "some of the"
         for n in range(1, min(longest, len(words)) + 1):
