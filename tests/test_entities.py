@@ -65,3 +65,9 @@ def test_a_move_must_go_the_way_its_verb_says():
     for right in ("Goldman cut its target to $345 from $390.", "Goldman lowered its target from $390 to $345.",
                   "Costs went up by 3.0% from 53.2% in 2021 to 56.2% in 2022."):
         assert not [n for n in verify(right, tools, judge=False).notes if n.flagged], right
+
+
+def test_a_field_named_like_a_ticker_owns_no_record():
+    overview = [{"name": "o", "output": {"Symbol": "KO", "DividendPerShare": 2.04, "EPS": 2.82}}]
+    report = verify("With EPS of $2.82, the payout ratio is $2.04 / $2.82 ≈ 72.3%.", overview, judge=False)
+    assert not report.flagged, [(i.text, i.status, i.reason) for i in report.items if i.flagged]

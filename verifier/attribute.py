@@ -196,8 +196,10 @@ def _owns_a_record(hay: Haystack, mention: Mention, item: Item) -> bool:
     name = item.value or ""
     for key in mention.keys:
         for leaf in hay.tickers.get(key, []):
-            if leaf in hay.key_leaves:  # {"AAPL": {...}}
-                return True
+            if leaf in hay.key_leaves:  # {"AAPL": {...}}, not a field named EPS: {"EPS": 2.82}
+                if hay.children_leaves(hay.leaves[leaf].node):
+                    return True
+                continue
             owner = hay.entity_of(leaf)
             if owner is not None and tickers.same_entity(name, owner):
                 return True
