@@ -35,3 +35,14 @@ def test_a_value_its_sentence_computes_is_derived_from_the_figures_it_states(ans
 ])
 def test_a_value_no_pair_of_its_figures_gives_in_a_fitting_unit_stays_unsupported(answer, tools, text):
     assert _item(answer, tools, text, locale="de_CH").status == "unsupported"
+
+
+def test_the_sentence_before_lends_its_figures_and_an_unsigned_share_is_no_fall():
+    dividend = [{"name": "d", "output": {"dividend": 16.60}}, {"name": "q", "output": {"price": 371.20}}]
+    item = _item("Die Dividende beträgt 16,60 €. Beim Kurs von 371,20 € sind das 4,47 %.", dividend, "4,47 %",
+                 locale="de_DE")
+    assert item.status == "derived" and item.expression == "16,60 € / 371,20 €"
+    volumes = [{"name": "v", "output": {"avg_3m": 2240000, "avg_10d": 3100000, "short": 19500000}}]
+    # (2.24 - 3.1) / 3.1 is -27.7%: no "28% of the float"
+    assert _item("Volume was 2.24 million, 3.1 million lately. Short interest is 28% of the float.", volumes,
+                 "28%").status == "unsupported"

@@ -44,7 +44,8 @@ def run(state: State) -> None:
                 or mention.invalid or _too_coarse(mention):
             continue
         key = (bisect.bisect_right(starts, mention.start), bisect.bisect_right(lines, mention.start))
-        operands = [j for j in by_scope.get(key, []) if j != i][:_MAX_OPERANDS]
+        before = (key[0] - 1, key[1])  # the sentence before, on the same line ("... of 16,60 €. At 371,20 € that is 4,47 %")
+        operands = ([j for j in by_scope.get(key, []) if j != i] + by_scope.get(before, []))[:_MAX_OPERANDS]
         found = _search(mention, [state.matched[j] for j in operands])
         if found is not None:
             expression, used = found
@@ -72,6 +73,8 @@ def _search(target: Mention, operands: list[tuple[Mention, Item]]) -> tuple[str,
         for result, unit, shown in _results(a, b):
             if result is None or not _fits(unit, target):
                 continue
+            if not signed and target.kind in _PERCENT_KINDS and result < 0:
+                continue  # "28% of the float" says no fall: a negative change explains nothing
             if (abs(result - wanted) if signed else abs(abs(result) - abs(value))) <= tolerance:
                 return shown, [(a, ai), (b, bi)]
     return None
