@@ -71,3 +71,15 @@ def test_a_field_named_like_a_ticker_owns_no_record():
     overview = [{"name": "o", "output": {"Symbol": "KO", "DividendPerShare": 2.04, "EPS": 2.82}}]
     report = verify("With EPS of $2.82, the payout ratio is $2.04 / $2.82 ≈ 72.3%.", overview, judge=False)
     assert not report.flagged, [(i.text, i.status, i.reason) for i in report.items if i.flagged]
+
+
+def test_a_ticker_the_answer_names_a_company_by_is_covered_where_the_data_writes_the_name():
+    pages = [{"name": "page", "output": {"text": "JPMorgan Chase & Co. reported net income of $8,649 million."}}]
+    report = verify("JPMorgan Chase & Co. (JPM) earned $8,649 million.", pages, question="What did JPM earn?",
+                    judge=False)
+    assert not report.flagged, [(i.text, i.status) for i in report.items if i.flagged]
+
+
+def test_and_reads_as_its_n_in_an_acronym():
+    assert defined_terms("Property, Plant and Equipment (PPNE) rose") == {"PPNE"}
+    assert defined_terms("Research and Development (R&D) rose") == {"R&D"}

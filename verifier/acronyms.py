@@ -20,11 +20,13 @@ def _letters(acronym: str) -> str:
 
 
 def _initials(words: list[str]) -> list[str]:
-    """Each candidate way to read initials: every word's first letter, and that of each
-    part of a hyphenated word ("Kurs-Gewinn-Verhältnis" is KGV)."""
+    """Each candidate way to read initials: every word's first letter, small words left
+    out or kept, "and" read as its N ("Property, Plant and Equipment" is PPE or PPNE), and that of each part
+    of a hyphenated word ("Kurs-Gewinn-Verhältnis" is KGV)."""
     plain = "".join(w[0] for w in words if w.lower() not in _SKIPPED)
+    every = "".join("N" if w.lower() in ("and", "&") else w[0] for w in words)  # PPNE: the "n" of "and"
     parts = "".join(p[0] for w in words if w.lower() not in _SKIPPED for p in w.split("-") if p)
-    return [plain.upper(), parts.upper()]
+    return [plain.upper(), every.upper(), parts.upper()]
 
 
 def _expands(acronym: str, phrase: str, from_end: bool) -> bool:

@@ -17,12 +17,14 @@ import bisect
 import re
 from functools import lru_cache
 
+import regex
+
 from verifier.normalizers import tickers
 
 from . import prose_periods, yearquarter
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack
-from .match import candidate_leaves, misattributed_item
+from .match import candidate_leaves, leaf_evidence, misattributed_item
 from .models import SUPPORTED_STATUSES, Flag, Item
 from .names import name_mentions
 
@@ -209,3 +211,44 @@ def _owns_a_record(hay: Haystack, mention: Mention, item: Item) -> bool:
 def _has_owners(hay: Haystack) -> bool:
     """Whether any record of the data names its ticker."""
     return bool(hay.key_leaves) or any(hay.entity_of(leaf) for leaves in hay.tickers.values() for leaf in leaves[:1])
+
+
+#: A company's name and the ticker the answer gives it: "JPMorgan Chase & Co. (JPM)".
+_NAME_THEN_TICKER = regex.compile(r"((?:(?:[A-Z][\w.&'’-]*|&)[ \t]+){1,5})\([ \t]*([A-Z][A-Z.\-]{0,9})[ \t]*\)")
+
+
+#: Words of a company's name that do not tell one company from another.
+_NAME_FILLERS = frozenset({"the", "inc", "corp", "corporation", "company", "co", "ltd", "plc", "group", "holdings",
+                           "and", "limited", "llc", "sa", "ag", "nv"})
+
+
+def _leaf_naming(hay: Haystack, words: list[str]) -> int | None:
+    """The first string leaf that writes every one of ``words`` as a whole word."""
+    patterns = [regex.compile(rf"(?<!\w){regex.escape(w)}(?!\w)") for w in words]
+    return next((leaf for leaf in hay.find_text_all(words[0].casefold(), limit=20)
+                 if all(p.search(hay.leaves[leaf].raw) for p in patterns)), None)
+
+
+def named_tickers(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
+    """Tickers the data does not hold that the answer writes after a company name the
+    data does ("JPMorgan Chase & Co. (JPM)" over a filing page about JPMorgan Chase):
+    ``normalized``, with the name's leaf as evidence, not an invented entity. Only where
+    no record of the data names its ticker: a ticker beside a record's own symbol
+    ("RIL.NS" where the data writes RELIANCE.NS) stays the answer's invention."""
+    if _has_owners(hay):
+        return [item for _, item in matched]
+    named = {m.group(2): m.group(1) for m in _NAME_THEN_TICKER.finditer(answer)}
+    items = []
+    for mention, item in matched:
+        if mention.kind == "ticker" and item.status == "unsupported" and mention.text in named:
+            words = [w for w in named[mention.text].split()
+                     if len(w) > 2 and w[0].isupper() and w.strip(".,").casefold() not in _NAME_FILLERS][:2]
+            leaf = _leaf_naming(hay, words) if words else None
+            if leaf is not None:
+                item = item.model_copy(update={
+                    "status": "normalized", "flagged": False, "evidence": [leaf_evidence(hay, leaf, "company name")],
+                    "evidence_total": 1,
+                    "reason": f"the answer gives it as the ticker of {named[mention.text].strip()}, "
+                              f"whom the data names at {hay.path(leaf)}"})
+        items.append(item)
+    return items

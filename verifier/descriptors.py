@@ -12,7 +12,8 @@ scored.
   dividend:**").
 - "Top 5" and "top-10": a count of what is listed.
 - A constant of a formula: a conventional whole number written as a multiplier or
-  divisor ("× 100", "365 *", "/ 2", "/ 1,000"; ``stoplists/arithmetic_constants.txt``).
+  divisor ("× 100", "365 *", "/ 2", "/ 1,000", "multiplying by 100", "divide the sum by
+  3"; ``stoplists/arithmetic_constants.txt``).
 - A rate's unit: the 1 of "1 EUR = 1.0850 USD" and "1 USD = 154.2 JPY".
 """
 
@@ -79,6 +80,7 @@ def pattern(locale: str) -> re.Pattern[str]:
         | (?<=[*×/÷][ ])(?:{constants}){WORD_END}(?![.,]?\d)                 # × 100, / 2
         | (?<=[*×/÷])(?:{constants}){WORD_END}(?![.,]?\d)                    # *100
         | {_WHOLE}(?<![\d.,])(?:{constants})(?=[ ]?[*×÷/][ ]?[\d$€£(])       # 365 * (...
+        | (?i:\b(?:multipl|divid)\w*[ ](?:[^\W\d][\w-]*[ ]){{0,6}}?by[ ])(?:{constants}){WORD_END}(?![.,]?\d)  # "multiplying by 100"
         """,
         re.VERBOSE,
     )

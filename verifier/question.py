@@ -51,7 +51,7 @@ class Asked:
 def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, ex: Extractor
           ) -> tuple[list[tuple[Mention, Item]], list[Note]]:
     """(pairs with filled-in values marked gap_fill, notes for entities left out)."""
-    asked = _asked(question, hay, ex, acronyms.defined_terms(question) | acronyms.defined_terms(answer))
+    asked = _asked(question, hay, ex, acronyms.defined_terms(question) | acronyms.defined_terms(answer), answer)
     if not asked:
         return matched, []
     mentions = _entity_mentions(answer, matched, asked)
@@ -89,7 +89,8 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
     return out, notes
 
 
-def _asked(question: str, hay: Haystack, ex: Extractor, terms: frozenset[str] = frozenset()) -> list[Asked]:
+def _asked(question: str, hay: Haystack, ex: Extractor, terms: frozenset[str] = frozenset(),
+           answer: str = "") -> list[Asked]:
     """The entities the question asks about; not an acronym the question or answer
     defines as a term ("DPO" beside "Days Payable Outstanding")."""
     names = name_map(hay)
@@ -105,8 +106,8 @@ def _asked(question: str, hay: Haystack, ex: Extractor, terms: frozenset[str] = 
                 ticker, in_data = names[m.text.lower()], True
             elif refs and not in_data:
                 continue  # only a word of the data's prose ("737 MAX"): not an entity asked about
-            elif not refs and _written_in_data(hay, m.text):
-                in_data = True  # "AMCOR" for a page about Amcor plc: the data covers it in words
+            elif not refs and (_written_in_data(hay, m.text) or _named_in_data(hay, answer, m.text)):
+                in_data = True  # "AMCOR" for a page about Amcor plc, "JPMorgan Chase (JPM)": covered in words
             words = {w for w, t in names.items() if tickers.same_entity(t, ticker)} | {m.text.lower()}
             out.append(Asked(m.text, ticker, words, in_data))
     common = stoplists.load("common_words") | stoplists.load("function_words")
@@ -236,3 +237,13 @@ def _written_in_data(hay: Haystack, word: str) -> bool:
     """Whether the data's text writes ``word`` as a word, in any case ("Amcor" for AMCOR)."""
     pattern = regex.compile(rf"(?<!\w){regex.escape(word)}(?!\w)", regex.IGNORECASE)
     return any(pattern.search(hay.leaves[leaf].raw) for leaf in hay.find_text_all(word.casefold(), limit=20))
+
+
+def _named_in_data(hay: Haystack, answer: str, ticker: str) -> bool:
+    """Whether the answer names the company a ticker stands for ("JPMorgan Chase & Co.
+    (JPM)") with a name the data writes."""
+    for m in regex.finditer(rf"((?:[A-Z][\w.&'’-]*\s+){{1,4}})\(\s*{regex.escape(ticker)}\s*\)", answer):
+        words = [w for w in m.group(1).split() if len(w) > 2 and w[0].isupper()]
+        if words and _written_in_data(hay, words[0]):
+            return True
+    return False

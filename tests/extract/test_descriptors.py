@@ -24,6 +24,8 @@ def _described(text: str, locale: str = "en_US") -> list[str]:
     ("10年債利回り", "ja_JP", ["10年"]),
     ("T+1 settlement and the 2s10s spread", "en_US", ["T+1", "2s10s"]),
     ("Top 5 holdings", "en_US", ["Top 5"]),
+    ("multiplying by 100 to get a percentage; divide the sum by 3", "en_US", ["multiplying by 100", "divide the sum by 3"]),
+    ("(a + b) / 2 and 365 × 1.2", "en_US", ["2", "365"]),
 ])
 def test_windows_tenors_and_labels_are_descriptors(text, locale, expected):
     assert _described(text, locale) == expected

@@ -4,7 +4,7 @@ is a time of day stated beside a value whose record has another time."""
 
 from __future__ import annotations
 
-from ..attribute import attribute, attribute_periods
+from ..attribute import attribute, attribute_periods, named_tickers
 from ..same_record import attribute_earlier, attribute_times
 from ..state import State
 
@@ -14,6 +14,8 @@ ASSIGNS = frozenset({"matched"})
 
 def run(state: State) -> None:
     """Values taken from another ticker's or another period's record are misattributed."""
+    items = named_tickers(state.answer, state.matched, state.haystack)
+    state.matched = [(m, item) for (m, _), item in zip(state.matched, items, strict=True)]
     items = attribute(state.answer, state.matched, state.haystack)
     state.matched = [(m, item) for (m, _), item in zip(state.matched, items, strict=True)]
     items = attribute_periods(state.answer, state.matched, state.haystack)
