@@ -6,9 +6,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from verifier.normalizers.numbers import scale_words
 
 from verifier.extract import extract
-from verifier.normalizers.numbers import scale_words
 
 
 @pytest.mark.parametrize(("text", "locale", "value"), [
