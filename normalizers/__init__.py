@@ -10,7 +10,7 @@ Each module has ``KIND`` and three functions:
   and 1.4), which is what the haystack is searched for.
 
 Modules: numbers, percents, multipliers, amounts, dates, periods, times, tickers,
-codes, quotes. The extractor (``verifier.extract``) composes their ``pattern``s to find values
+codes, quotes, ratings. The extractor (``verifier.extract``) composes their ``pattern``s to find values
 in running text; the haystack uses the same patterns on strings in the data, so an
 answer and its data are read by one set of rules.
 """
@@ -20,7 +20,19 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, Protocol
 
-from . import amounts, codes, dates, multipliers, numbers, percents, periods, quotes, tickers, times
+from . import (
+    amounts,
+    codes,
+    dates,
+    multipliers,
+    numbers,
+    percents,
+    periods,
+    quotes,
+    ratings,
+    tickers,
+    times,
+)
 from ._errors import NormalizeError
 from ._locale import SUPPORTED_LOCALES, canonical_locale, number_symbols
 from ._text import WORD_END, WORD_START, fold
@@ -43,6 +55,7 @@ __all__ = [
     "percents",
     "periods",
     "quotes",
+    "ratings",
     "tickers",
     "times",
 ]
@@ -62,5 +75,5 @@ class Normalizer(Protocol):
 
 #: Every normalizer module, for code (and tests) that treat them uniformly.
 MODULES: tuple[ModuleType, ...] = (
-    numbers, percents, multipliers, amounts, dates, periods, tickers, codes, quotes, times,
+    numbers, percents, multipliers, amounts, dates, periods, tickers, codes, quotes, times, ratings,
 )

@@ -41,12 +41,15 @@ from verifier.normalizers import (
     numbers,
     periods,
     quotes,
+    ratings,
     tickers,
 )
 
-from . import table_layout, yearquarter
+from . import percent_units, table_layout, yearquarter
 from ._errors import InputError, LimitError
 from .extract import Extractor, extractor
+from .percent_words import UNIT_FIELDS as _UNIT_FIELDS
+from .percent_words import is_percent_key as _is_percent_key
 from .scales import (
     COLUMN_UNIT,
     key_scale,
@@ -99,18 +102,8 @@ _DATE_KEY = regex.compile(r"(?i)(date|time|timestamp|(?<![a-z])ts(?![a-z])|_at$|
 _QUARTER_KEY = regex.compile(r"(?i)^(fiscal_?)?(quarter|qtr|fiscalquarter|fq)$")
 _YEAR_KEY = regex.compile(r"(?i)^(fiscal_?)?(year|yr|fiscalyear|fy)$")
 _SYMBOL_KEYS = frozenset({"symbol", "ticker", "sym", "tickersymbol", "ticker_symbol", "code"})
-#: A row label saying its cells are percentages. Stricter than a key: a "Gross margin"
-#: row of a filing table is often dollars.
-_PERCENT_LABEL = regex.compile(r"(?i)\(%\)|\bin %|\bper ?cent(?:age)?s?\b(?![\s-]+of\b|-complet)")
-_PERCENT_KEY = regex.compile(
-    r"(?i)(pct|percent|perc(?![a-z])|_pc$|yield|margin|%|rate|growth|return|weight(?!ed)"
-    r"|_pp$|(?<![a-z])pp(?![a-z])|_bps?$"  # percentage points and basis points are percentages too
-    r"|spread|curve|(?<![a-z])y\d{1,2}(?![a-z0-9])|(?<![a-z0-9])\d{1,2}y(?![a-z]))"  # rates: 10Y, y2, 2s10s spread
-)
 _CURRENCY_KEYS = frozenset({"currency", "currency_code", "ccy", "cur", "currencycode", "iso_currency"})
-_PERCENT_UNITS = frozenset({"%", "percent", "per cent", "pct", "pp", "bp", "bps"})
 _CODE_KEYS = frozenset({"isin", "cusip", "sedol", "lei", "figi", "security_id", "securityid"})
-_UNIT_FIELDS = frozenset({"scale", "unit", "units", "unit_scale", "denomination", "currency_unit", "amounts_in"})
 _UPPER_OR_DIGIT = regex.compile(r"[A-Z0-9]")
 _UPPER = regex.compile(r"[A-Z]{1,7}(?![a-z])")
 _DIGIT = regex.compile(r"\d")
@@ -169,6 +162,7 @@ class Haystack:
         self.periods: dict[str, list[LeafId]] = defaultdict(list)
         self.tickers: dict[str, list[LeafId]] = defaultdict(list)
         self.codes: dict[str, list[LeafId]] = defaultdict(list)
+        self.ratings: dict[str, list[LeafId]] = defaultdict(list)  # a string leaf that is a grade: "BBB+"
         self.counts: dict[int, list[tuple[int, int]]] = defaultdict(list)  # length -> (tool, node)
         #: moments the data states (ISO date-times with a zone or offset, epoch timestamps)
         self.instants: list[tuple[LeafId, dt.datetime]] = []
@@ -420,6 +414,8 @@ class Haystack:
         elif _UPPER.search(value) is not None:  # no digits: only tickers can be in it
             for symbol in self._extractor.ticker_symbols(value):
                 self._add_ticker(leaf, symbol)
+        if len(value) <= 16 and ratings.is_valid(value):
+            self.ratings[ratings.grade_of(value.strip())].append(leaf)
         if key is not None and key.lower() in _CODE_KEYS and 0 < len(value.strip()) <= 24:
             self.codes[value.strip().upper().replace(" ", "")].append(leaf)  # {"cusip": "037833100"}
         if key is not None and key.lower() in _SYMBOL_KEYS and 0 < len(value.strip()) <= 16:
@@ -700,31 +696,17 @@ class Haystack:
         return self._children.get(parent, [])
 
     def is_percent(self, leaf: LeafId) -> bool:
-        """Whether a leaf holds a percentage: a "12.3%" string, a key or column header
-        that says so (change_pct, "Change (%)"), an enclosing key that does
-        ({"yields": {"10Y": 4.31}}), or a unit field beside it ({"unit": "%"})."""
-        if leaf in self.percent_leaves:
-            return True
-        parent = self._parent[self.leaves[leaf].node]
-        for sibling in self.children_leaves(parent):  # a row or record with "unit": "%"
-            entry = self.leaves[sibling]
-            if entry.key and entry.key.lower() in _UNIT_FIELDS and entry.raw.strip().lower() in _PERCENT_UNITS:
-                return True
-            if (self._segment[entry.node] == 0 and sibling not in self.leaf_value
-                    and _PERCENT_LABEL.search(entry.raw)):
-                return True  # a table row labelled "ROFE (%)" or "Margin, percent"
-        if (parent >= 0 and not _CURRENCY_MARK.search(self.leaves[leaf].raw)
-                and (self._parent[parent], self._segment[self.leaves[leaf].node]) in self._percent_columns()):
-            return True  # a column of percentages ("100.0 %" atop, "50.9" below); never a "$" cell
-        node = parent
-        while node >= 0:
-            segment = self._segment[node]
-            if isinstance(segment, str) and _is_percent_key(segment):
-                return True
-            node = self._parent[node]
-        return False
+        """Whether a leaf holds a percentage, in any unit (:func:`percent_unit`)."""
+        return percent_units.unit(self, leaf) is not None
 
-    def _percent_columns(self) -> set[tuple[int, str | int | None]]:
+    def percent_unit(self, leaf: LeafId) -> str | None:
+        """The unit of a leaf's figure: ``"points"`` (4.21 for 4.21%), ``"fraction"``
+        (0.0421), ``"basis points"``, or None (a plain number), as the data states or
+        implies it (a unit field or map, a "2.91%" beside it, its key, its column's
+        magnitudes): see :mod:`verifier.percent_units`."""
+        return percent_units.unit(self, leaf)
+
+    def percent_columns(self) -> set[tuple[int, str | int | None]]:
         """(table or array node, column) pairs whose figures are percentages: the first
         is printed with "%" ("100.0 %" atop a common-size statement, "50.9" below), the
         last is a "100.0%" (shares over their total), or at least half of them are. One
@@ -930,21 +912,14 @@ def _may_name_something(key: str) -> bool:
     return _UPPER_OR_DIGIT.match(key) is not None
 
 
-def _is_whole(mention: str, value: str) -> bool:
-    """Whether a value read from a string is all the string says (``"$  1,452.4"``,
-    ``" 44.1 "``), so it is that cell's own number."""
-    return len(mention) == len(value.strip()) or "".join(mention.split()) == "".join(value.split())
-
-
-#: A currency sign in a cell: money, whatever its column's other cells print.
-_CURRENCY_MARK = regex.compile(r"[$€£¥₹]")
 #: A total row's label.
 _TOTAL_LABEL = regex.compile(r"(?i)\s*(?:grand\s+)?totals?\b")
 
 
-@lru_cache(maxsize=8192)
-def _is_percent_key(key: str) -> bool:
-    return _PERCENT_KEY.search(key) is not None
+def _is_whole(mention: str, value: str) -> bool:
+    """Whether a value read from a string is all the string says (``"$  1,452.4"``,
+    ``" 44.1 "``), so it is that cell's own number."""
+    return len(mention) == len(value.strip()) or "".join(mention.split()) == "".join(value.split())
 
 
 @lru_cache(maxsize=8192)

@@ -24,6 +24,7 @@ from verifier.normalizers import amounts, numbers
 from .extract import NUMERIC_KINDS, Mention, NumForm
 from .haystack import Haystack, LeafId, NumRef
 from .models import Evidence, Item, Kind, Status
+from .percent_words import BASIS, FRACTION, POINTS
 from .policy import Policy
 
 _EXACT_FORMS = frozenset({"as written", "percent form", "basis points"})
@@ -43,8 +44,9 @@ def match(mention: Mention, hay: Haystack, policy: Policy) -> Item | None:
     if mention.kind == "period":
         refs = _refs(hay.periods, mention.keys) or _refs(hay.dates, mention.keys[1:])
         return _match_keyed(mention, hay, policy, refs, "period")
-    if mention.kind == "code":
-        return _match_keyed(mention, hay, policy, _refs(hay.codes, mention.keys), "code")
+    if mention.kind in ("code", "rating"):  # a security code, a credit rating: looked up as written
+        index = hay.codes if mention.kind == "code" else hay.ratings
+        return _match_keyed(mention, hay, policy, _refs(index, mention.keys), mention.kind)
     if mention.kind == "time":
         return _match_time(mention, hay, policy)
     if mention.kind == "quote":
@@ -196,6 +198,7 @@ _NOT_FOUND = {
     "period": "period not found in the tool data",
     "code": "security code not found in the tool data",
     "quote": "quoted phrase does not appear in the tool data",
+    "rating": "credit rating not found in the tool data",
 }
 
 
@@ -396,19 +399,27 @@ def _signed(form: NumForm, mention: Mention) -> list[tuple[Decimal, bool]]:
     return [(form.value, False), (-form.value, True)]
 
 
+#: A percent field's figure over 100: 1.43 points is the fraction 0.0143, 25 basis points 0.25 points.
+_HUNDREDTH = "percent field as fraction"
+
+
 def _num_refs(hay: Haystack, form: NumForm, value: Decimal) -> list[NumRef]:
     """Leaves holding ``value`` in the sense of ``form``: a percentage as written (1.4
-    for 1.4%) only where the data marks a percentage; a bare scaled mantissa ($2.1bn
-    vs 2.1) only where the data states no scale."""
+    for 1.4%) only where the data's unit is percent points (a fraction 0.014 is 1.4%
+    only as a fraction); a bare scaled mantissa ($2.1bn vs 2.1) only where the data
+    states no scale."""
     refs = hay.numbers.get(value)
     if not refs:
         return []
     if form.how == "percent form":
-        # 1.0% is the percent number 1.0, not the fraction 1.0 of a cell printed "100.0 %"
-        return [r for r in refs if hay.is_percent(r.leaf) and r.how != "fraction form"]
+        # 1.0% is the number 1.0, not a "100.0 %" cell's fraction; 0.25% is 25 bp over 100
+        return [r for r in refs if r.how != "fraction form"
+                and hay.percent_unit(r.leaf) == (BASIS if r.how == _HUNDREDTH else POINTS)]
     if form.how == "unscaled":
         return [r for r in refs if r.how in ("value", "in text") and hay.leaf_scale(r.leaf) is None]
-    return refs
+    if form.how == "fraction form":  # 1.43% is 1.43 points over 100, not a fraction's or basis points'
+        return [r for r in refs if r.how != _HUNDREDTH or hay.percent_unit(r.leaf) == POINTS]
+    return [r for r in refs if r.how != _HUNDREDTH or hay.percent_unit(r.leaf) != FRACTION]
 
 
 #: Candidates per haystack and mention, so later stages (attribution) do not look the

@@ -20,7 +20,7 @@ from verifier.normalizers.numbers import CONTEXT
 
 Kind = Literal[
     "ticker", "amount", "percent", "basis_points", "percentage_points", "multiplier",
-    "number", "date", "period", "time", "code", "quote",
+    "number", "date", "period", "time", "code", "quote", "rating",
 ]
 Status = Literal[
     "exact", "normalized", "rounded", "derived", "drift", "unsupported", "invalid", "misattributed", "stale",

@@ -1,5 +1,6 @@
 """The Extractor: text -> mentions, pass by pass, each pass claiming its spans so a
-later pass cannot re-read them: skip phrases (:mod:`.skips`) -> codes -> dates and
+later pass cannot re-read them: skip phrases (:mod:`.skips`) -> codes -> credit
+ratings (:mod:`.ratings`) -> dates and
 periods -> times of day (:mod:`.times`) -> descriptors (windows, tenors:
 :mod:`verifier.descriptors`) -> numeric values -> tickers -> leftover digits. Quoted
 phrases are read on their own and may overlap other mentions."""
@@ -34,7 +35,9 @@ from .. import acronyms, descriptors
 from ..models import decimal_text
 from .hedges import ONE_SIDED, direction_of, hedge_before, hedged_tolerance
 from .mention import Mention, NumForm, claim, is_claimed
+from .ratings import rating_mentions
 from .skips import LABEL_MARKERS, SKIP, data_skip, references
+from .tables import Headers
 from .times import time_mentions
 
 _UNIT_KIND = {"pct": "percent", "bp": "basis_points", "pp": "percentage_points"}
@@ -111,6 +114,8 @@ class Extractor:
             out.extend(self._quote_mentions(text, folded))
         if has_digit:
             out.extend(self._code_mentions(text, folded, claimed))
+        if not data:
+            out.extend(rating_mentions(text, folded, claimed))
         out.extend(self._date_mentions(text, folded, claimed, has_digit))
         if has_digit:
             out.extend(time_mentions(self._times, text, folded, claimed, out))
@@ -142,11 +147,15 @@ class Extractor:
             yield Mention("quote", text[m.start():m.end()], m.start(), m.end(), key, keys=(key,))
 
     def _code_mentions(self, text: str, folded: str, claimed: bytearray) -> Iterator[Mention]:
+        headers: Headers | None = None
         for m in self._codes.finditer(folded):
             if is_claimed(claimed, m.start(), m.end()):
                 continue
             code = codes.from_groups(text[m.start():m.end()], m.groupdict())
             named = _CODE_NAMES.search(folded, 0, m.start()) is not None
+            if not named and not code.valid and "|" in text:  # a cell under "| CUSIP |" is named too
+                headers = headers or Headers(text)
+                named = _CODE_NAMES.search(headers.at(m.start()) or "") is not None
             if code.scheme in ("cusip", "sedol", "lei") and not named and (
                 not code.valid or code.code.isdigit()
             ):
