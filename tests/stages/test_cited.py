@@ -46,3 +46,45 @@ def test_the_sentence_before_lends_its_figures_and_an_unsigned_share_is_no_fall(
     # (2.24 - 3.1) / 3.1 is -27.7%: no "28% of the float"
     assert _item("Volume was 2.24 million, 3.1 million lately. Short interest is 28% of the float.", volumes,
                  "28%").status == "unsupported"
+
+
+def _report(answer, tools, question=None, locale="en_US"):
+    return {i.text: i for i in verify(answer, tools, question=question, locale=locale, judge=False).items}
+
+
+CABLE = [{"name": "fx", "output": {"pair": "GBPUSD", "bid": 1.3244, "ask": 1.3246}}]
+
+
+def test_an_amount_converts_by_a_plain_rate_into_the_currency_the_answer_names():
+    items = _report("At the 1.3244 bid, £50,000 converts to $66,220.", CABLE,
+                    question="How much would £50,000 get me in dollars?")
+    assert items["$66,220"].status == "derived" and items["$66,220"].expression == "£50,000 * 1.3244"
+    wrong = _report("At the 1.3244 bid, £50,000 converts to $66,820.", CABLE,
+                    question="How much would £50,000 get me in dollars?")
+    assert wrong["$66,820"].flagged
+
+
+def test_the_questions_figures_are_operands_and_derived_values_feed_later_ones():
+    dividend = [{"name": "d", "output": {"dividend_per_share": 3.1, "withholding_tax_rate": 0.35}}]
+    answer = ("Die Dividende beträgt CHF 3.10 je Aktie. Brutto sind das CHF 3'875.00.\n\n"
+              "Nach 35 % Verrechnungssteuer bleiben netto CHF 2'518.75.")
+    items = _report(answer, dividend, question="Wie viel Dividende bekomme ich für meine 1'250 Aktien?",
+                    locale="de_CH")
+    assert items["CHF 3'875.00"].status == "derived"  # 1'250 (the question's) * CHF 3.10
+    assert items["CHF 2'518.75"].status == "derived"  # CHF 3'875.00 (derived above) less 35 %
+    assert items["CHF 2'518.75"].expression == "CHF 3'875.00 less 35 %"
+
+
+def test_a_hedged_value_rounds_the_exact_figure_its_sentence_gives():
+    fx = [{"name": "fx", "output": {"rates": {"USD": 1.1642, "CHF": 0.9267}}}]
+    answer = ("Zum Kurs von 1 EUR = 1,1642 USD sind 25.000 US-Dollar 21.473,97 €.\n\n"
+              "In Franken (1 EUR = 0,9267 CHF) sind das rund 19.900 CHF (genau 19.899,93 CHF).")
+    items = _report(answer, fx, question="Wie viel sind 25.000 US-Dollar in Euro und Franken?", locale="de_DE")
+    assert not items["19.900 CHF"].flagged and not items["19.899,93 CHF"].flagged
+
+
+def test_figures_of_other_lines_are_no_operands_of_a_value():
+    bars = [{"name": "bars", "output": {"open": 182.40, "high": 186.95, "low": 180.12, "last": 185.22}}]
+    answer = "- Open: $182.40\n- High: $186.95\n- Low: $180.12\n- Last: $185.22, up $2.28 from the open"
+    item = _report(answer, bars)["$2.28"]  # 182.40 - 180.12 is a coincidence of other lines
+    assert "figures the answer states" not in item.reason  # (the data search may still find it)

@@ -8,6 +8,15 @@ sum, ratio, percent change or product of two of them, at the precision written, 
 ``derived`` from them. The operands are few (at most eight figures a sentence), so a
 match is no accident of searching a whole table; the search over the data itself is
 the ``derive`` stage's, after this one.
+
+A value not found so is searched again over the figures of its whole line (its
+paragraph), the values this stage derived anywhere before ("€21,473.97, so CHF
+19,899.93") and the figures of the question ("for my 1'250 shares", "£50,000 in
+dollars"), the user's own inputs, but kept only when a result that close is unlikely
+among that many: the results between half and twice the value, spread over that
+range, must leave a chance of one in fifty or less of a hit at the value's precision. An amount converts to another currency by a plain
+rate or one quoted per unit ("at the 1.3244 bid, £50,000 is $66,220", "₹85.4625 per US
+dollar"), and an amount is taken net or gross of a percentage ("after 35% tax").
 """
 
 from __future__ import annotations
@@ -15,45 +24,63 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator
 from decimal import Decimal, DivisionByZero, InvalidOperation
+from typing import cast
 
 from ..attribute import sentence_starts
-from ..extract import NUMERIC_KINDS, Mention
-from ..models import SUPPORTED_STATUSES, Item
+from ..extract import NUMERIC_KINDS, Mention, extractor
+from ..models import SUPPORTED_STATUSES, Item, Kind
 from ..normalizers.numbers import CONTEXT
 from ..state import State
 
-REQUIRES = frozenset({"answer", "matched"})
+REQUIRES = frozenset({"answer", "question", "matched", "locale"})
 ASSIGNS = frozenset({"matched"})
 
 #: Most figures of one sentence searched: past this, pairs are too many to believe one.
 _MAX_OPERANDS = 8
+#: Most figures of the wider search (its line, values derived, the question's), nearest first.
+_MAX_WIDE = 24
+#: Largest chance of a hit at the value's precision accepted from the wide search.
+_MAX_CHANCE = 0.02
 _PERCENT_KINDS = frozenset({"percent", "basis_points", "percentage_points"})
+#: Passes over the answer: a value derived from values derived before it ("€21,473.97,
+#: so CHF 19,899.93") is found in the next.
+_PASSES = 3
 
 
 def run(state: State) -> None:
     starts = sentence_starts(state.answer)
     lines = [0] + [i + 1 for i, ch in enumerate(state.answer) if ch == "\n"]
-    by_scope: dict[tuple[int, int], list[int]] = {}
-    for i, (mention, item) in enumerate(state.matched):
-        if mention.kind in NUMERIC_KINDS and mention.num_forms and item.status in SUPPORTED_STATUSES:
-            key = (bisect.bisect_right(starts, mention.start), bisect.bisect_right(lines, mention.start))
-            by_scope.setdefault(key, []).append(i)
+    scope = [(bisect.bisect_right(starts, m.start), bisect.bisect_right(lines, m.start)) for m, _ in state.matched]
     out = list(state.matched)
-    for i, (mention, item) in enumerate(state.matched):
-        if item.status != "unsupported" or mention.kind not in NUMERIC_KINDS or not mention.num_forms \
-                or mention.invalid or _too_coarse(mention):
-            continue
-        key = (bisect.bisect_right(starts, mention.start), bisect.bisect_right(lines, mention.start))
-        before = (key[0] - 1, key[1])  # the sentence before, on the same line ("... of 16,60 €. At 371,20 € that is 4,47 %")
-        operands = ([j for j in by_scope.get(key, []) if j != i] + by_scope.get(before, []))[:_MAX_OPERANDS]
-        found = _search(mention, [state.matched[j] for j in operands])
-        if found is not None:
-            expression, used = found
-            evidence = [e for _, source in used for e in source.evidence[:1]]
-            out[i] = (mention, item.model_copy(update={
-                "status": "derived", "flagged": False, "expression": expression, "evidence": evidence,
-                "evidence_total": len(evidence),
-                "reason": f"computed from figures its sentence states: {expression}"}))
+    asked = _question_figures(state)
+    derived: set[int] = set()
+    for _ in range(_PASSES):  # a value derived in one pass is an operand in the next
+        changed = False
+        figures = [j for j, (m, it) in enumerate(out) if m.kind in NUMERIC_KINDS and m.num_forms
+                   and it.status in SUPPORTED_STATUSES]
+        for i, (mention, item) in enumerate(out):
+            if item.status != "unsupported" or mention.kind not in NUMERIC_KINDS or not mention.num_forms \
+                    or mention.invalid or _too_coarse(mention):
+                continue
+            # its sentence, and the sentence before on the same line ("... of 16,60 €. At 371,20 € that is 4,47 %")
+            near = [j for j in figures if scope[j] in (scope[i], (scope[i][0] - 1, scope[i][1]))]
+            found = _search(mention, [out[j] for j in near[:_MAX_OPERANDS]])
+            if found is None:
+                wider = [j for j in figures if scope[j][1] == scope[i][1] or j in derived]
+                nearest = sorted(wider, key=lambda j: abs(out[j][0].start - mention.start))[:_MAX_WIDE]
+                found = _search(mention, [out[j] for j in nearest] + asked, bounded=True)
+            if found is not None:
+                expression, used = found
+                evidence = [e for _, source in used for e in source.evidence[:1]]
+                out[i] = (mention, item.model_copy(update={
+                    "status": "derived", "flagged": False, "expression": expression, "evidence": evidence,
+                    "evidence_total": len(evidence),
+                    "reason": f"computed from figures the answer states: {expression}"}))
+                figures.append(i)
+                derived.add(i)
+                changed = True
+        if not changed:
+            break
     state.matched = out
 
 
@@ -63,21 +90,45 @@ def _too_coarse(mention: Mention) -> bool:
     return len(format(abs(written), "f").replace(".", "").lstrip("0")) < 2
 
 
-def _search(target: Mention, operands: list[tuple[Mention, Item]]) -> tuple[str, list[tuple[Mention, Item]]] | None:
+def _question_figures(state: State) -> list[tuple[Mention, Item]]:
+    """The figures the question states, as operands (the user's own: no evidence)."""
+    if not state.question:
+        return []
+    figures = [m for m in extractor(state.locale).extract(state.question)
+               if m.kind in NUMERIC_KINDS and m.num_forms and not m.descriptor]
+    return [(m, Item.model_construct(kind=cast(Kind, m.kind), text=m.text, start=m.start, end=m.end, value=m.value,
+                                     status="stated", flagged=False, reason="the question states it", evidence=[]))
+            for m in figures[:_MAX_OPERANDS]]  # offsets into the question: operands only, never reported
+
+
+def _search(target: Mention, operands: list[tuple[Mention, Item]],
+            bounded: bool = False) -> tuple[str, list[tuple[Mention, Item]]] | None:
     """The first operation over two of ``operands`` that gives ``target`` at its precision,
-    in a unit that fits it."""
+    in a unit that fits it; ``bounded``: only if so close a result is unlikely by chance."""
     value, tolerance = target.num_forms[0].value, target.num_forms[0].tolerance
     signed = target.explicit_sign or target.direction != 0  # "down 4.1%": the sign is said
     wanted = -abs(value) if target.direction < 0 and not target.explicit_sign else value
+    hit: tuple[str, list[tuple[Mention, Item]]] | None = None
+    near = 0
+    if target.hedged and not bounded:  # "rund 19.900 CHF (genau 19.899,93 CHF)": a rounding of it
+        for a, ai in operands:
+            if _unit(a) == _unit(target) and abs(a.num_forms[0].value - value) <= tolerance:
+                return f"≈ {a.text}", [(a, ai)]
     for (a, ai), (b, bi) in _pairs(operands):
-        for result, unit, shown in _results(a, b):
+        for result, unit, shown in _results(a, b, target):
             if result is None or not _fits(unit, target):
                 continue
             if not signed and target.kind in _PERCENT_KINDS and result < 0:
                 continue  # "28% of the float" says no fall: a negative change explains nothing
-            if (abs(result - wanted) if signed else abs(abs(result) - abs(value))) <= tolerance:
-                return shown, [(a, ai), (b, bi)]
-    return None
+            off = abs(result - wanted) if signed else abs(abs(result) - abs(value))
+            if off <= tolerance and hit is None:
+                hit = shown, [(a, ai), (b, bi)]
+                if not bounded:
+                    return hit
+            near += abs(value) / 2 <= abs(result) <= abs(value) * 2
+    if hit is None or not bounded or not value:
+        return hit
+    return hit if near * 2 * tolerance / (abs(value) * Decimal("1.5")) <= _MAX_CHANCE else None
 
 
 def _pairs(operands: list[tuple[Mention, Item]]) -> Iterator[tuple[tuple[Mention, Item], tuple[Mention, Item]]]:
@@ -97,7 +148,7 @@ def _unit(mention: Mention) -> str | None:
     return None
 
 
-def _results(a: Mention, b: Mention) -> Iterator[tuple[Decimal | None, str | None, str]]:
+def _results(a: Mention, b: Mention, target: Mention) -> Iterator[tuple[Decimal | None, str | None, str]]:
     """(value, unit, expression) of each operation over ``a`` and ``b`` whose units make
     sense: sums and differences of one unit; a ratio of one unit (a share, a change); a
     percentage of an amount; an amount times or over a plain number. Two currencies
@@ -114,10 +165,17 @@ def _results(a: Mention, b: Mention) -> Iterator[tuple[Decimal | None, str | Non
             yield (CONTEXT.subtract(ratio, 1) if ratio is not None else None), None, f"({a.text} - {b.text}) / {b.text}"
     if ua == "%" and ub not in (None, "%"):
         yield CONTEXT.multiply(x, y), ub, f"{a.text} of {b.text}"
+        yield CONTEXT.multiply(y, CONTEXT.subtract(1, x)), ub, f"{b.text} less {a.text}"  # net of a tax
+        yield CONTEXT.multiply(y, CONTEXT.add(1, x)), ub, f"{b.text} plus {a.text}"
     if ub is None and ua != "%":
         yield CONTEXT.multiply(x, y), ua, f"{a.text} * {b.text}"
         if ua is not None:
             yield _divide(x, y), ua, f"{a.text} / {b.text}"
+    to = target.unit or "money"
+    if target.kind == "amount" and ua not in (None, "%", to) and (ub is None or ub == to):
+        # a conversion: £50,000 at a rate of 1.3244 (plain, or "₹85.4625 per US dollar")
+        yield CONTEXT.multiply(x, y), to, f"{a.text} * {b.text}"
+        yield _divide(x, y), to, f"{a.text} / {b.text}"
 
 
 def _fits(unit: str | None, target: Mention) -> bool:
