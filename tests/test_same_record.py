@@ -59,3 +59,20 @@ def test_only_the_value_the_earlier_word_stands_beside_is_excused():
     report = verify("CPI: consensus 2.9% y/y vs. 2.9% prior.", calendar, judge=False)
     first, second = [i for i in report.items if i.text == "2.9%"]
     assert first.status == "misattributed" and second.status == "exact"
+
+
+def test_a_table_column_headed_by_an_earlier_word_says_its_values_are_the_earlier_ones():
+    rates = [{"name": "ecb", "output": {"deposit_rate": {"current": 1.75, "previous": 2.0}}}]
+    table = "| Satz | neu | vorher |\n|---|---|---|\n| Einlagefazilität | 1,75 % | 2,00 % |"
+    assert not verify(table, rates, locale="de_DE", judge=False).flagged
+    unlabelled = "| Satz | neu | Wert |\n|---|---|---|\n| Einlagefazilität | 1,75 % | 2,00 % |"
+    assert _flag(verify(unlabelled, rates, locale="de_DE", judge=False), "2,00 %").status == "misattributed"
+
+
+def test_a_comparison_or_an_after_in_other_languages_says_so_too():
+    gdp = [{"name": "gdp", "output": {"growth_pct": 2.8, "previous": {"growth_pct": 3.3}}}]
+    for said in ("GDP grew 2.8%, slower than Q2's 3.3%.",):
+        assert not verify(said, gdp, judge=False).flagged, said
+    core = [{"name": "hicp", "output": {"core_yoy_pct": 2.3, "previous": {"core_yoy_pct": 2.4}}}]
+    assert not verify("L'inflation sous-jacente recule à 2,3 % (après 2,4 %).", core, locale="fr_FR",
+                      judge=False).flagged

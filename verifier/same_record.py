@@ -18,6 +18,7 @@ from verifier import stoplists
 
 from .attribute import scope_starts
 from .extract import NUMERIC_KINDS, Mention
+from .extract.tables import Headers
 from .haystack import Haystack, LeafId
 from .match import candidate_leaves, leaf_evidence, time_leaves
 from .models import SUPPORTED_STATUSES, Item
@@ -100,7 +101,8 @@ def _earlier_record(hay: Haystack, leaf: LeafId) -> str | None:
 def _said_earlier(answer: str, mention: Mention, starts: list[int]) -> bool:
     """Whether a word saying "the earlier one" stands beside the value: among the five
     words before it ("down from $431.62", "yesterday's close of $445.45") or the two
-    after it ("3.1% prior"), in its sentence ("前年同期の3,756億円"). Not a "prior" two values
+    after it ("3.1% prior"), in its sentence ("前年同期の3,756億円"), or in the header of its
+    table column ("| vorher |", "| Prior |"). Not a "prior" two values
     on: "consensus 2.9% y/y vs. 2.9% prior" says it of the second value only."""
     before_words, after_words, glued = _earlier_words()
     sentence = bisect.bisect_right(starts, mention.start) - 1
@@ -110,7 +112,10 @@ def _said_earlier(answer: str, mention: Mention, starts: list[int]) -> bool:
     if before & (before_words | after_words) or after & after_words:
         return True
     near = answer[max(lo, starts[sentence]):mention.end + 12]
-    return any(g in near for g in glued)
+    if any(g in near for g in glued):
+        return True
+    header = Headers(answer).at(mention.start) if "|" in answer else None  # a column "| vorher |"
+    return header is not None and bool({w.lower() for w in _WORD.findall(header)} & (before_words | after_words))
 
 
 def attribute_earlier(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
