@@ -26,6 +26,9 @@ from .haystack import Haystack, LeafId, NumRef
 from .models import Evidence, Item, Kind, Status
 from .percent_words import BASIS, FRACTION, POINTS
 from .policy import Policy
+from .signs import PERCENT_KINDS as _PERCENT_KINDS
+from .signs import sign_may_drop as _sign_may_drop
+from .signs import signed as _signed
 
 _EXACT_FORMS = frozenset({"as written", "percent form", "basis points"})
 _EXACT_REFS = frozenset({"value", "in text", "percent form", "basis points"})
@@ -371,32 +374,17 @@ def _count(mention: Mention, hay: Haystack, policy: Policy) -> Item | None:
 
 
 def _opposite_sign(mention: Mention, hay: Haystack) -> Evidence | None:
-    """For "rose 1.2%" against -1.2 (or "fell" against +1.2): the leaf that shows the
-    value went the other way."""
-    if mention.kind not in _PERCENT_KINDS or not mention.direction or mention.explicit_sign:
+    """For "rose 1.2%" against -1.2 (or "fell" against +1.2; for an amount only "up $3.18"
+    against -3.18): the leaf that shows the value went the other way."""
+    if not mention.direction or mention.explicit_sign or (mention.kind not in _PERCENT_KINDS
+                                                          and mention.direction < 0):
         return None
     for form in mention.num_forms:
         value = form.value if mention.direction < 0 else -form.value
-        refs = _num_refs(hay, form, value)
+        refs = [r for r in _num_refs(hay, form, value) if mention.kind in _PERCENT_KINDS or not hay.is_string(r.leaf)]
         if refs:
             return _evidence(hay, refs[0].leaf, "opposite sign")
     return None
-
-
-_PERCENT_KINDS = frozenset({"percent", "basis_points", "percentage_points"})
-
-
-def _signed(form: NumForm, mention: Mention) -> list[tuple[Decimal, bool]]:
-    """The signed values to look for, with whether the sign was taken from elsewhere.
-
-    A written sign is final. For a percentage, a word of direction is a sign: "fell
-    2.43%" is -2.43%, "rose 1.2%" is +1.2%. Otherwise the sign was not stated and both
-    are accepted (for amounts too: "a loss of $5m" may be stored as 5m or -5m)."""
-    if mention.explicit_sign or form.value == 0:
-        return [(form.value, False)]
-    if mention.kind in _PERCENT_KINDS and mention.direction:
-        return [(-form.value, True)] if mention.direction < 0 else [(form.value, False)]
-    return [(form.value, False), (-form.value, True)]
 
 
 #: A percent field's figure over 100: 1.43 points is the fraction 0.0143, 25 basis points 0.25 points.
@@ -437,7 +425,8 @@ def _exact_candidates(mention: Mention, hay: Haystack) -> list[tuple[NumForm, Nu
     found: list[tuple[NumForm, NumRef, bool]] = []
     for form in mention.num_forms:
         for value, flipped in _signed(form, mention):
-            found.extend((form, ref, flipped) for ref in _num_refs(hay, form, value))
+            found.extend((form, ref, flipped) for ref in _num_refs(hay, form, value)
+                         if _sign_may_drop(mention, flipped, hay, ref))
     if not found and mention.kind in _PERCENT_KINDS and mention.direction < 0 and not mention.explicit_sign:
         # "transactions fell 8%" quoted from prose that says "fell 8%": a figure in text
         # carries its direction as a word, not as a sign, so its magnitude is what counts
@@ -491,7 +480,7 @@ def _nearest(mention: Mention, hay: Haystack) -> tuple[NumRef, bool] | None:
             if form.how == "unscaled":
                 continue  # rounding a bare mantissa is too loose to mean anything
             for candidate in hay.near(value, form.tolerance):
-                refs = _num_refs(hay, form, candidate)
+                refs = [r for r in _num_refs(hay, form, candidate) if _sign_may_drop(mention, flipped, hay, r)]
                 distance = abs(candidate - value) / form.tolerance if form.tolerance else Decimal(0)
                 if refs and (best is None or distance < best[0]):
                     best = (distance, refs[0], flipped)

@@ -43,8 +43,9 @@ def direction_of(text: str, start: int) -> int:
     return 0
 
 
-#: Words between a direction word and a number that make the number a level.
-_LEVEL_WORDS = frozenset({"to", "from", "at"})
+#: Words between a direction word and a number that make the number a level ("to",
+#: "from", "at"; "auf", "bei" (not "von": "ein Plus von 1,40 €"); "à"; "a", "al", "desde"; "da").
+_LEVEL_WORDS = frozenset({"to", "from", "at", "auf", "bei", "à", "a", "al", "desde", "da"})
 
 
 def hedged_tolerance(mantissa: Decimal, tolerance: Decimal) -> Decimal:

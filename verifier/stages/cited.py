@@ -60,8 +60,8 @@ def run(state: State) -> None:
                    and it.status in SUPPORTED_STATUSES]
         for i, (mention, item) in enumerate(out):
             if item.status != "unsupported" or mention.kind not in NUMERIC_KINDS or not mention.num_forms \
-                    or mention.invalid or _too_coarse(mention):
-                continue
+                    or mention.invalid or _too_coarse(mention) or any(e.how == "opposite sign" for e in item.evidence):
+                continue  # the data holds it with the other sign: "up $3.18" where the change is -3.18
             # its sentence, and the sentence before on the same line ("... of 16,60 €. At 371,20 € that is 4,47 %")
             near = [j for j in figures if scope[j] in (scope[i], (scope[i][0] - 1, scope[i][1]))]
             found = _search(mention, [out[j] for j in near[:_MAX_OPERANDS]])
