@@ -12,7 +12,7 @@ import pytest
 from verifier.api.settings import Settings
 
 from tests._server import running
-from verifier import jsonio, verify
+from verifier import Policy, jsonio, verify
 
 #: Leaf keys the haystack reads as a record's period ("fiscal_year", "quarter", ...):
 #: their values used to go through a bare int().
@@ -221,3 +221,58 @@ def test_verify_raises_only_documented_errors_and_its_report_serialises(answer, 
         return
     assert json.loads(json_text(report))["confidence"] in ("high", "medium", "low")
     assert time.process_time() - start < 2.0
+
+
+# -- defect 3: the time budget stops the work ------------------------------------------
+
+from verifier.deadline import Deadline, DeadlineExceeded, check, current
+
+#: an object of 150,000 keys (the 2.6 MB body) and 100,000 characters of ISINs: seconds
+#: of work each before the deadline was checked
+WIDE = [{"name": "t", "output": {f"key_{i}": i * 1.5 for i in range(150_000)}}]
+ISINS = ("US0378331005 " * 8000)[:100_000]
+
+
+@pytest.mark.parametrize(("answer", "tools"), [("AAPL rose 3.2% to $142.30.", WIDE),
+                                               (ISINS, [{"name": "t", "output": {"isin": "US0378331005"}}])],
+                         ids=["wide-object", "repeated-isins"])
+def test_a_policy_deadline_stops_verify_soon_after_it(answer, tools):
+    verify("AAPL 1", TOOLS, judge=False)  # the extractor built once, outside the timing
+    start = time.monotonic()
+    with pytest.raises(DeadlineExceeded) as caught:
+        verify(answer, tools, judge=False, policy={"deadline_ms": 300, "max_answer_chars": 200_000})
+    assert time.monotonic() - start < 0.3 + 0.4
+    assert isinstance(caught.value, LimitError) and caught.value.limit == 300 and caught.value.size >= 300
+
+
+def test_no_deadline_by_default_and_a_deadline_that_is_not_reached_changes_nothing():
+    assert Policy().deadline_ms is None and current() is None
+    answer = "AAPL trades at $142.30, up 3.2%."
+    assert (verify(answer, TOOLS, judge=False, policy={"deadline_ms": 60_000}).model_dump()
+            == verify(answer, TOOLS, judge=False).model_dump())
+
+
+def test_nested_deadlines_keep_the_sooner_one():
+    with Deadline(60_000).active() as outer:
+        with Deadline(1).active() as inner:
+            assert current() is inner
+            time.sleep(0.005)
+            with pytest.raises(DeadlineExceeded):
+                check()
+        assert current() is outer
+        with Deadline(120_000).active() as later:
+            assert later is outer
+    assert current() is None
+    with Deadline(1).active(), pytest.raises(DeadlineExceeded):  # verify() honours an outer one
+        time.sleep(0.005)
+        verify("AAPL 1", TOOLS, judge=False)
+
+
+def test_leaves_over_the_limit_are_refused_before_indexing():
+    verify("AAPL 1", TOOLS, judge=False)
+    start = time.process_time()
+    with pytest.raises(LimitError) as caught:
+        verify("AAPL 1", [{"name": "t", "output": list(range(200_001))}], judge=False,
+               policy={"max_leaves": 200_000})
+    assert time.process_time() - start < 0.5  # indexing them took 5 s
+    assert "leaves" in caught.value.what and caught.value.limit == 200_000

@@ -132,3 +132,22 @@ class _Token:
 
     def __init__(self, text: str):
         self.text = text
+
+
+def count_leaves(value: Any, limit: int) -> int:
+    """The scalars inside ``value`` (dicts' values and lists' items, walked without
+    recursion), counted only up to ``limit + 1``: a cheap look before indexing, so an
+    oversized input is refused at once rather than after seconds of indexing. A lower
+    bound of a Haystack's leaves (which count keys that name something too)."""
+    count, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        else:
+            count += 1
+            if count > limit:
+                break
+    return count
