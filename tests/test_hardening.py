@@ -276,3 +276,45 @@ def test_leaves_over_the_limit_are_refused_before_indexing():
                policy={"max_leaves": 200_000})
     assert time.process_time() - start < 0.5  # indexing them took 5 s
     assert "leaves" in caught.value.what and caught.value.limit == 200_000
+
+
+def _timed_post(client: httpx.Client, url: str, raw: str) -> tuple[httpx.Response, float]:
+    start = time.monotonic()
+    r = client.post(url, content=raw, headers={"content-type": "application/json"})
+    return r, time.monotonic() - start
+
+
+@pytest.mark.parametrize(("answer", "tools"), [("AAPL rose 3.2% to $142.30.", WIDE),
+                                               (ISINS, [{"name": "t", "output": {"isin": "US0378331005"}}])],
+                         ids=["wide-object", "repeated-isins"])
+def test_a_request_over_its_budget_stops_at_the_deadline_and_delays_no_later_request(answer, tools):
+    heavy = json.dumps({"answer": answer, "tool_results": tools})
+    small = json.dumps({"answer": "AAPL at $142.30.", "tool_results": TOOLS})
+    with running(Settings(audit_url="", time_budget_ms=300)) as base, httpx.Client(timeout=30) as client:
+        assert _timed_post(client, f"{base}/v1/verify", small)[0].status_code == 200  # warm
+        r, took = _timed_post(client, f"{base}/v1/verify", heavy)
+        assert r.status_code == 503 and r.json()["error"] == "timeout", r.text[:200]
+        assert took < 2.0  # reading the body, then 300 ms (it went on for 6-9 s)
+        r, took = _timed_post(client, f"{base}/v1/verify", small)
+        assert r.status_code == 200 and took < 0.5  # it queued behind the abandoned work
+
+
+def test_leaves_over_the_service_limit_are_a_fast_413_in_the_error_shape():
+    raw = json.dumps({"answer": "AAPL 1", "tool_results": [{"name": "t", "output": list(range(200_001))}]})
+    with running(Settings(audit_url="")) as base, httpx.Client(timeout=30) as client:
+        r, took = _timed_post(client, f"{base}/v1/verify", raw)
+    assert r.status_code == 413 and r.json()["error"] == "too_large" and r.json()["field"] == "tool_results"
+    assert took < 1.5  # it was a 503 after 5.2 s
+
+
+def test_a_request_policy_cannot_raise_the_servers_work_limits():
+    """Values above the server's are lowered to them (documented in docs/service.md)."""
+    derived = {"answer": "Revenue grew 20% from 2023 to 2024.",
+               "tool_results": [{"name": "fin", "output": {"revenue_2024": 120, "revenue_2023": 100}}]}
+    with running(Settings(audit_url="", max_derive_items=0, derive_max_work=0)) as base:
+        for policy in ({}, {"max_derive_items": 10**6, "derive_max_work": 10**12}):
+            r = httpx.post(f"{base}/v1/verify", json={**derived, "policy": policy}, timeout=30)
+            assert r.status_code == 200 and r.json()["items"][0]["status"] == "unsupported", r.text[:300]
+    with running(Settings(audit_url="")) as base:  # the same answer is derived under the defaults
+        r = httpx.post(f"{base}/v1/verify", json=derived, timeout=30)
+        assert r.json()["items"][0]["status"] == "derived"

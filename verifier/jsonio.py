@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ._errors import InputError, JSONInputError
+from .deadline import check as _check_deadline
 
 #: Integers longer than this are kept as Decimal text rather than converted to int
 #: (Python refuses int() of more than 4,300 digits; the haystack ignores such numbers).
@@ -103,6 +104,7 @@ def dumps(value: Any) -> str:
     out: list[str] = []
     stack: list[Any] = [value]
     while stack:
+        _check_deadline()  # the service writes a cache key of every body: a 2.6 MB one is 0.7 s
         item = stack.pop()
         if isinstance(item, _Token):
             out.append(item.text)
@@ -113,6 +115,7 @@ def dumps(value: Any) -> str:
         elif isinstance(item, dict):
             parts: list[Any] = [_Token("{")]
             for i, (k, v) in enumerate(item.items()):
+                _check_deadline()
                 parts += [_Token((", " if i else "") + json.dumps(str(k), ensure_ascii=False) + ": "), v]
             stack.extend(reversed([*parts, _Token("}")]))
         elif isinstance(item, (list, tuple)):
