@@ -318,3 +318,56 @@ def test_a_request_policy_cannot_raise_the_servers_work_limits():
     with running(Settings(audit_url="")) as base:  # the same answer is derived under the defaults
         r = httpx.post(f"{base}/v1/verify", json=derived, timeout=30)
         assert r.json()["items"][0]["status"] == "derived"
+
+
+# -- defect 4: the judge gets what is left of the request's deadline ------------------
+
+from tests.test_judge import ScriptedJudge
+
+#: a judge that never answers in time, one that asks to come back in an hour, one that
+#: drips its reply a byte at a time (each read well inside the per-attempt timeout)
+SLOW_JUDGES = {"hanging": {"verdict": "supported", "quote": "", "delay": 5},
+               "retry-after-an-hour": {"status": 429, "headers": {"Retry-After": "3600"}},
+               "dripping": {"verdict": "supported", "quote": "", "drip": 0.05}}
+HIGH_STAKES = ("You should buy AAPL.", [{"name": "t", "output": {"symbol": "AAPL"}}])
+
+
+@pytest.fixture
+def judge_server():
+    server = ScriptedJudge()
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("reply", SLOW_JUDGES.values(), ids=SLOW_JUDGES.keys())
+def test_a_slow_judge_is_not_judged_at_the_policy_deadline(judge_server, reply):
+    judge_server.replies(reply)
+    judge = judge_server.client(timeout=1.0, budget=10.0, retries=2)
+    start = time.monotonic()
+    report = verify(*HIGH_STAKES, judge=judge, policy={"deadline_ms": 400})
+    assert time.monotonic() - start < 0.4 + 0.3
+    (j,) = report.judgements
+    assert j.verdict == "not_judged" and report.confidence == "high"
+
+
+def test_a_dripping_judge_is_held_to_its_budget_as_one_deadline_not_per_read(judge_server):
+    judge_server.replies(SLOW_JUDGES["dripping"])
+    judge = judge_server.client(timeout=0.3, budget=0.6, retries=0)  # each byte comes in 50 ms
+    start = time.monotonic()
+    report = verify(*HIGH_STAKES, judge=judge)
+    assert time.monotonic() - start < 0.6 + 0.3
+    assert report.judgements[0].verdict == "not_judged"
+
+
+@pytest.mark.parametrize("reply", SLOW_JUDGES.values(), ids=SLOW_JUDGES.keys())
+def test_the_service_answers_not_judged_and_the_report_within_its_budget(judge_server, reply, monkeypatch):
+    judge_server.replies(reply)
+    monkeypatch.setenv("VERIFIER_JUDGE_URL", judge_server.url)  # the defaults: 10 s an attempt, 20 s a call
+    answer, tools = HIGH_STAKES
+    with running(Settings(audit_url="", time_budget_ms=600)) as base, httpx.Client(timeout=30) as client:
+        start = time.monotonic()
+        r = client.post(f"{base}/v1/verify", json={"answer": answer, "tool_results": tools})
+        took = time.monotonic() - start
+    assert r.status_code == 200, r.text[:300]
+    assert took < 0.6 + 0.3
+    assert [j["verdict"] for j in r.json()["judgements"]] == ["not_judged"]
