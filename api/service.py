@@ -2,7 +2,11 @@
 haystacks, and hands each decision to the metrics and the audit log.
 
 Verification is CPU work; it runs on a small thread pool so the event loop stays free
-and a request over its time budget can be answered (503) without waiting for it.
+and a request over its time budget can be answered (503) without waiting for it. The
+budget is also the verification's deadline (``verifier.deadline``), counted from the
+request's arrival: past it the work stops at its next check (milliseconds), so an
+abandoned request does not hold the verify thread and delay the ones behind it, and
+the judge gets only what is left of it.
 """
 
 from __future__ import annotations
@@ -18,14 +22,19 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from verifier import Haystack, InputError, LimitError, Policy, Report, verify
-from verifier.jsonio import dumps
+from verifier import DeadlineExceeded, Haystack, InputError, LimitError, Policy, Report, verify
+from verifier.deadline import Deadline
+from verifier.jsonio import count_leaves, dumps
 from verifier.transcripts import read_transcript
 
 from .audit import AuditLog, build_record
 from .metrics import Metrics
 from .schemas import VerifyRequest
 from .settings import Settings
+
+#: How long past its deadline a verification may run before its 503 is sent regardless
+#: (work checks the deadline every few milliseconds; this covers a stretch that does not).
+_GRACE_S = 0.5
 
 
 class OverBudget(Exception):
@@ -47,6 +56,8 @@ class HaystackCache:
     def get(self, tool_results: Any, locale: str, max_leaves: int) -> Haystack:
         if self.size == 0:
             return Haystack(tool_results, locale=locale, max_leaves=max_leaves)
+        if count_leaves(tool_results, max_leaves) > max_leaves:  # before writing the key of a huge body
+            raise LimitError("number of leaves in the tool results", max_leaves + 1, max_leaves)
         key = hashlib.blake2b(f"{locale}\0{max_leaves}\0{dumps(tool_results)}".encode("utf-8", "surrogatepass"),
                               digest_size=16).hexdigest()
         with self._lock:
@@ -114,10 +125,16 @@ class VerifyService:
             first = exc.errors()[0]
             where = ".".join(["policy", *(str(p) for p in first["loc"])])
             raise InputError(first["msg"], where) from None
-        # the service's limits cap what a caller may ask for
+        # the service's limits cap what a caller may ask for: a value above one is lowered
+        # to it, silently (a request's deadline_ms may only shorten the time budget, which
+        # is in force as the deadline already)
+        s = self.settings
         return policy.model_copy(update={
-            "max_answer_chars": min(policy.max_answer_chars, self.settings.max_answer_chars),
-            "max_leaves": min(policy.max_leaves, self.settings.max_leaves),
+            "max_answer_chars": min(policy.max_answer_chars, s.max_answer_chars),
+            "max_leaves": min(policy.max_leaves, s.max_leaves),
+            "derive_max_work": min(policy.derive_max_work, s.derive_max_work),
+            "max_derive_items": min(policy.max_derive_items, s.max_derive_items),
+            "judge_max_sentences": min(policy.judge_max_sentences, s.judge_max_sentences),
         })
 
     def _run_one(self, request: VerifyRequest, abandoned: threading.Event | None = None) -> Report:
@@ -142,15 +159,26 @@ class VerifyService:
                 self.settings.audit_redact))
 
     async def _budgeted(self, fn: Any, *args: Any) -> Any:
-        """``fn(*args, abandoned)`` on the pool, within the time budget; past it, 503 and
-        ``abandoned`` is set, so the late result is not counted or recorded."""
-        abandoned = threading.Event()
-        future = asyncio.get_running_loop().run_in_executor(self.pool, fn, *args, abandoned)
+        """``fn(*args, abandoned)`` on the pool under a deadline of the time budget from
+        now (the request's arrival: time queued behind another counts); past it, 503. The
+        work stops itself at the deadline (DeadlineExceeded); should it not within
+        ``_GRACE_S`` after, the 503 goes out anyway and ``abandoned`` is set, so the late
+        result is not counted or recorded."""
+        budget = self.settings.time_budget_ms
+        deadline, abandoned = Deadline(budget), threading.Event()
+
+        def work() -> Any:
+            with deadline.active():
+                return fn(*args, abandoned)
+
+        future = asyncio.get_running_loop().run_in_executor(self.pool, work)
         try:
-            return await asyncio.wait_for(future, self.settings.time_budget_ms / 1000)
+            return await asyncio.wait_for(future, budget / 1000 + _GRACE_S)
+        except DeadlineExceeded:
+            raise OverBudget(budget) from None
         except TimeoutError:
             abandoned.set()
-            raise OverBudget(self.settings.time_budget_ms) from None
+            raise OverBudget(budget) from None
 
     async def verify(self, request: VerifyRequest) -> Report:
         """One verification."""
@@ -169,6 +197,8 @@ class VerifyService:
                 except InputError as exc:
                     message = str(exc).removeprefix(f"{exc.where}: ") if exc.where else str(exc)
                     raise InputError(message, f"requests[{n}].{exc.where or 'body'}") from None
+                except DeadlineExceeded:
+                    raise
                 except LimitError as exc:
                     raise LimitError(f"requests[{n}]: {exc.what}", exc.size, exc.limit) from None
             return reports

@@ -35,7 +35,18 @@ class Settings(BaseSettings):
     max_answer_chars: int = Field(100_000, ge=1, description="Longest answer (413 beyond).")
     max_leaves: int = Field(200_000, ge=1, description="Most haystack leaves per request (413 beyond).")
     max_batch: int = Field(100, ge=1, description="Most answers in one batch request.")
-    time_budget_ms: int = Field(5_000, ge=1, description="Longest one request may compute (503 beyond).")
+    time_budget_ms: int = Field(
+        5_000, ge=1, description="Longest one request may take, from its arrival (503 beyond). It "
+        "is the verification's deadline: past it the work stops, and the judge gets what is left.")
+    derive_max_work: int = Field(
+        100_000, ge=0, description="Most derive work per answer (Policy.derive_max_work); a "
+        "request's policy may lower it, a higher value is lowered to this.")
+    max_derive_items: int = Field(
+        50, ge=0, description="Most values per answer the derive stage searches "
+        "(Policy.max_derive_items); a request's policy may lower it, not raise it.")
+    judge_max_sentences: int = Field(
+        8, ge=0, description="Most sentences judged per answer (Policy.judge_max_sentences); a "
+        "request's policy may lower it, not raise it.")
     verify_threads: int = Field(
         1, ge=1, le=64, description="Threads per worker process that run verifications. "
         "Verification is CPU work under the GIL, so one thread is fastest; a second lets a "

@@ -12,7 +12,7 @@ import pytest
 from verifier.api.settings import Settings
 
 from tests._server import running
-from verifier import jsonio, verify
+from verifier import Policy, jsonio, verify
 
 #: Leaf keys the haystack reads as a record's period ("fiscal_year", "quarter", ...):
 #: their values used to go through a bare int().
@@ -221,3 +221,153 @@ def test_verify_raises_only_documented_errors_and_its_report_serialises(answer, 
         return
     assert json.loads(json_text(report))["confidence"] in ("high", "medium", "low")
     assert time.process_time() - start < 2.0
+
+
+# -- defect 3: the time budget stops the work ------------------------------------------
+
+from verifier.deadline import Deadline, DeadlineExceeded, check, current
+
+#: an object of 150,000 keys (the 2.6 MB body) and 100,000 characters of ISINs: seconds
+#: of work each before the deadline was checked
+WIDE = [{"name": "t", "output": {f"key_{i}": i * 1.5 for i in range(150_000)}}]
+ISINS = ("US0378331005 " * 8000)[:100_000]
+
+
+@pytest.mark.parametrize(("answer", "tools"), [("AAPL rose 3.2% to $142.30.", WIDE),
+                                               (ISINS, [{"name": "t", "output": {"isin": "US0378331005"}}])],
+                         ids=["wide-object", "repeated-isins"])
+def test_a_policy_deadline_stops_verify_soon_after_it(answer, tools):
+    verify("AAPL 1", TOOLS, judge=False)  # the extractor built once, outside the timing
+    start = time.monotonic()
+    with pytest.raises(DeadlineExceeded) as caught:
+        verify(answer, tools, judge=False, policy={"deadline_ms": 300, "max_answer_chars": 200_000})
+    assert time.monotonic() - start < 0.3 + 0.4
+    assert isinstance(caught.value, LimitError) and caught.value.limit == 300 and caught.value.size >= 300
+
+
+def test_no_deadline_by_default_and_a_deadline_that_is_not_reached_changes_nothing():
+    assert Policy().deadline_ms is None and current() is None
+    answer = "AAPL trades at $142.30, up 3.2%."
+    assert (verify(answer, TOOLS, judge=False, policy={"deadline_ms": 60_000}).model_dump()
+            == verify(answer, TOOLS, judge=False).model_dump())
+
+
+def test_nested_deadlines_keep_the_sooner_one():
+    with Deadline(60_000).active() as outer:
+        with Deadline(1).active() as inner:
+            assert current() is inner
+            time.sleep(0.005)
+            with pytest.raises(DeadlineExceeded):
+                check()
+        assert current() is outer
+        with Deadline(120_000).active() as later:
+            assert later is outer
+    assert current() is None
+    with Deadline(1).active(), pytest.raises(DeadlineExceeded):  # verify() honours an outer one
+        time.sleep(0.005)
+        verify("AAPL 1", TOOLS, judge=False)
+
+
+def test_leaves_over_the_limit_are_refused_before_indexing():
+    verify("AAPL 1", TOOLS, judge=False)
+    start = time.process_time()
+    with pytest.raises(LimitError) as caught:
+        verify("AAPL 1", [{"name": "t", "output": list(range(200_001))}], judge=False,
+               policy={"max_leaves": 200_000})
+    assert time.process_time() - start < 0.5  # indexing them took 5 s
+    assert "leaves" in caught.value.what and caught.value.limit == 200_000
+
+
+def _timed_post(client: httpx.Client, url: str, raw: str) -> tuple[httpx.Response, float]:
+    start = time.monotonic()
+    r = client.post(url, content=raw, headers={"content-type": "application/json"})
+    return r, time.monotonic() - start
+
+
+@pytest.mark.parametrize(("answer", "tools"), [("AAPL rose 3.2% to $142.30.", WIDE),
+                                               (ISINS, [{"name": "t", "output": {"isin": "US0378331005"}}])],
+                         ids=["wide-object", "repeated-isins"])
+def test_a_request_over_its_budget_stops_at_the_deadline_and_delays_no_later_request(answer, tools):
+    heavy = json.dumps({"answer": answer, "tool_results": tools})
+    small = json.dumps({"answer": "AAPL at $142.30.", "tool_results": TOOLS})
+    with running(Settings(audit_url="", time_budget_ms=300)) as base, httpx.Client(timeout=30) as client:
+        assert _timed_post(client, f"{base}/v1/verify", small)[0].status_code == 200  # warm
+        r, took = _timed_post(client, f"{base}/v1/verify", heavy)
+        assert r.status_code == 503 and r.json()["error"] == "timeout", r.text[:200]
+        assert took < 2.0  # reading the body, then 300 ms (it went on for 6-9 s)
+        r, took = _timed_post(client, f"{base}/v1/verify", small)
+        assert r.status_code == 200 and took < 0.5  # it queued behind the abandoned work
+
+
+def test_leaves_over_the_service_limit_are_a_fast_413_in_the_error_shape():
+    raw = json.dumps({"answer": "AAPL 1", "tool_results": [{"name": "t", "output": list(range(200_001))}]})
+    with running(Settings(audit_url="")) as base, httpx.Client(timeout=30) as client:
+        r, took = _timed_post(client, f"{base}/v1/verify", raw)
+    assert r.status_code == 413 and r.json()["error"] == "too_large" and r.json()["field"] == "tool_results"
+    assert took < 1.5  # it was a 503 after 5.2 s
+
+
+def test_a_request_policy_cannot_raise_the_servers_work_limits():
+    """Values above the server's are lowered to them (documented in docs/service.md)."""
+    derived = {"answer": "Revenue grew 20% from 2023 to 2024.",
+               "tool_results": [{"name": "fin", "output": {"revenue_2024": 120, "revenue_2023": 100}}]}
+    with running(Settings(audit_url="", max_derive_items=0, derive_max_work=0)) as base:
+        for policy in ({}, {"max_derive_items": 10**6, "derive_max_work": 10**12}):
+            r = httpx.post(f"{base}/v1/verify", json={**derived, "policy": policy}, timeout=30)
+            assert r.status_code == 200 and r.json()["items"][0]["status"] == "unsupported", r.text[:300]
+    with running(Settings(audit_url="")) as base:  # the same answer is derived under the defaults
+        r = httpx.post(f"{base}/v1/verify", json=derived, timeout=30)
+        assert r.json()["items"][0]["status"] == "derived"
+
+
+# -- defect 4: the judge gets what is left of the request's deadline ------------------
+
+from tests.test_judge import ScriptedJudge
+
+#: a judge that never answers in time, one that asks to come back in an hour, one that
+#: drips its reply a byte at a time (each read well inside the per-attempt timeout)
+SLOW_JUDGES = {"hanging": {"verdict": "supported", "quote": "", "delay": 5},
+               "retry-after-an-hour": {"status": 429, "headers": {"Retry-After": "3600"}},
+               "dripping": {"verdict": "supported", "quote": "", "drip": 0.05}}
+HIGH_STAKES = ("You should buy AAPL.", [{"name": "t", "output": {"symbol": "AAPL"}}])
+
+
+@pytest.fixture
+def judge_server():
+    server = ScriptedJudge()
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("reply", SLOW_JUDGES.values(), ids=SLOW_JUDGES.keys())
+def test_a_slow_judge_is_not_judged_at_the_policy_deadline(judge_server, reply):
+    judge_server.replies(reply)
+    judge = judge_server.client(timeout=1.0, budget=10.0, retries=2)
+    start = time.monotonic()
+    report = verify(*HIGH_STAKES, judge=judge, policy={"deadline_ms": 400})
+    assert time.monotonic() - start < 0.4 + 0.3
+    (j,) = report.judgements
+    assert j.verdict == "not_judged" and report.confidence == "high"
+
+
+def test_a_dripping_judge_is_held_to_its_budget_as_one_deadline_not_per_read(judge_server):
+    judge_server.replies(SLOW_JUDGES["dripping"])
+    judge = judge_server.client(timeout=0.3, budget=0.6, retries=0)  # each byte comes in 50 ms
+    start = time.monotonic()
+    report = verify(*HIGH_STAKES, judge=judge)
+    assert time.monotonic() - start < 0.6 + 0.3
+    assert report.judgements[0].verdict == "not_judged"
+
+
+@pytest.mark.parametrize("reply", SLOW_JUDGES.values(), ids=SLOW_JUDGES.keys())
+def test_the_service_answers_not_judged_and_the_report_within_its_budget(judge_server, reply, monkeypatch):
+    judge_server.replies(reply)
+    monkeypatch.setenv("VERIFIER_JUDGE_URL", judge_server.url)  # the defaults: 10 s an attempt, 20 s a call
+    answer, tools = HIGH_STAKES
+    with running(Settings(audit_url="", time_budget_ms=600)) as base, httpx.Client(timeout=30) as client:
+        start = time.monotonic()
+        r = client.post(f"{base}/v1/verify", json={"answer": answer, "tool_results": tools})
+        took = time.monotonic() - start
+    assert r.status_code == 200, r.text[:300]
+    assert took < 0.6 + 0.3
+    assert [j["verdict"] for j in r.json()["judgements"]] == ["not_judged"]

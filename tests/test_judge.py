@@ -32,7 +32,7 @@ from verifier.stakes import high_stakes
 
 from .conftest import FIXTURES, SCENARIOS
 
-Reply = dict[str, Any]  # {"verdict", "quote", "reason"} | {"content"} | {"status"}; "delay", "headers"
+Reply = dict[str, Any]  # {"verdict", "quote", "reason"} | {"content"} | {"status"}; "delay", "headers", "drip"
 
 
 class ScriptedJudge:
@@ -69,7 +69,12 @@ class ScriptedJudge:
                     for key, value in reply.get("headers", {}).items():
                         self.send_header(key, value)
                     self.end_headers()
-                    self.wfile.write(data)
+                    if reply.get("drip"):  # a byte at a time, each after this many seconds
+                        for i in range(len(data)):
+                            time.sleep(reply["drip"])
+                            self.wfile.write(data[i:i + 1])
+                    else:
+                        self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
                     pass
 

@@ -6,7 +6,7 @@ import verifier
 def test_exported_names_are_pinned():
     assert sorted(verifier.__all__) == sorted([
         "verify", "Report", "Item", "Evidence", "Warnings", "Badge", "Highlight", "Suggestion", "Policy",
-        "Haystack", "VerifierError", "InputError", "JSONInputError", "LimitError", "__version__",
+        "Haystack", "VerifierError", "InputError", "JSONInputError", "LimitError", "DeadlineExceeded", "__version__",
         "verify_messages", "TranscriptError", "Judge", "JudgeError", "JudgeReply", "Judgement", "OpenAIJudge", "Note", "SentenceCheck",
     ])
     for name in verifier.__all__:
@@ -24,5 +24,5 @@ def test_verify_signature_is_pinned():
 
 def test_errors_are_value_errors():
     for error in (verifier.VerifierError, verifier.InputError, verifier.JSONInputError, verifier.LimitError,
-                  verifier.TranscriptError):
+                  verifier.TranscriptError, verifier.DeadlineExceeded):
         assert issubclass(error, ValueError)

@@ -8,7 +8,14 @@
 
 from __future__ import annotations
 
-from ._errors import InputError, JSONInputError, LimitError, TranscriptError, VerifierError
+from ._errors import (
+    DeadlineExceeded,
+    InputError,
+    JSONInputError,
+    LimitError,
+    TranscriptError,
+    VerifierError,
+)
 from .haystack import Haystack
 from .judge import Judge, JudgeError, JudgeReply, OpenAIJudge
 from .models import (
@@ -31,6 +38,7 @@ __version__ = VERSION
 
 __all__ = [
     "Badge",
+    "DeadlineExceeded",
     "Evidence",
     "Haystack",
     "Highlight",

@@ -7,6 +7,7 @@
     │   ├── JSONInputError   a file or body is not valid JSON (line and column given)
     │   └── TranscriptError  a message transcript cannot be read (message index given)
     └── LimitError           an input is over a configured limit (size, leaves, length)
+        └── DeadlineExceeded the verification ran past its deadline (Policy.deadline_ms)
 
 Normalizers raise ``normalizers.NormalizeError`` (also a ``ValueError``) on bad values;
 the verifier never lets one escape from ``verify``: an unreadable value in an answer
@@ -46,3 +47,11 @@ class LimitError(VerifierError):
     def __init__(self, what: str, size: int, limit: int):
         self.what, self.size, self.limit = what, size, limit
         super().__init__(f"{what} is {size:,}, over the limit of {limit:,}")
+
+
+class DeadlineExceeded(LimitError):
+    """The verification ran past its deadline (``Policy.deadline_ms``, or the service's
+    time budget): ``size`` is the milliseconds spent, ``limit`` the deadline's."""
+
+    def __init__(self, elapsed_ms: int, limit_ms: int):
+        super().__init__("time spent in milliseconds", elapsed_ms, limit_ms)

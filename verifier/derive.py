@@ -43,7 +43,7 @@ from verifier import stoplists
 from verifier.normalizers import tickers
 from verifier.normalizers.numbers import CONTEXT, exponent, half_unit
 
-from . import compound, prose_periods, yearquarter
+from . import compound, deadline, prose_periods, yearquarter
 from .asked_ratio import Sides, candidates
 from .asked_text import (
     CURRENCY_SIGN,
@@ -1168,9 +1168,9 @@ class Budget:
         self.exhausted = False
 
     def spend(self, n: int) -> bool:
+        deadline.check()  # the search loop's every step spends: past the deadline it stops
         self.left -= n
-        if self.left < 0:
-            self.exhausted = True
+        self.exhausted = self.exhausted or self.left < 0
         return not self.exhausted
 
 

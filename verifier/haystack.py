@@ -47,7 +47,9 @@ from verifier.normalizers import (
 
 from . import percent_units, table_layout, yearquarter
 from ._errors import InputError, LimitError
+from .deadline import check as _check_deadline
 from .extract import Extractor, extractor
+from .jsonio import count_leaves
 from .percent_words import UNIT_FIELDS as _UNIT_FIELDS
 from .percent_words import is_percent_key as _is_percent_key
 from .scales import (
@@ -205,6 +207,8 @@ class Haystack:
         self._children: dict[int, list[LeafId]] | None = None
         self._pct_columns: set[tuple[int, str | int | None]] | None = None
         self._entities: dict[int, str] | None = None
+        if count_leaves([t.output for t in self.tools], max_leaves) > max_leaves:  # before any indexing
+            raise LimitError("number of leaves in the tool results", max_leaves + 1, max_leaves)
         for tool in self.tools:
             self._walk(tool)
         self._mentions_cache = {}
@@ -212,6 +216,7 @@ class Haystack:
     # -- building ---------------------------------------------------------------------
 
     def _node(self, parent: int, segment: str | int | None) -> int:
+        _check_deadline()  # every node of the walk: an object's 150,000 keys before a leaf
         self._parent.append(parent)
         self._segment.append(segment)
         return len(self._parent) - 1
@@ -230,6 +235,7 @@ class Haystack:
         # stack of (value, node, key label, scale named by an enclosing key)
         stack: list[tuple[Any, int, str | None, Decimal | None]] = [(tool.output, root, None, None)]
         while stack:
+            _check_deadline()
             value, node, label, scale = stack.pop()
             if isinstance(value, dict):
                 self._walk_object(tool, value, node, scale, stack)
@@ -779,6 +785,7 @@ class Haystack:
         """The scale the data states for a leaf: from its key/column header, else from
         its table's corner or title ("(In millions)"), else from its tool's unit field;
         None when the data says nothing."""
+        _check_deadline()  # asked of every member of an operand group
         entry = self.leaves[leaf]
         own = key_scale(entry.key) or self._stated_scale(leaf)
         return own or self.tool_scale.get(entry.tool)
@@ -886,6 +893,7 @@ def _year_quarter(key: str) -> tuple[int, int | None] | None:
 def is_period_label(key: str) -> bool:
     """Whether a column header only names when ("2019", "Q3 2025", "January 31, 2020",
     "Year ended December 31, 2018"), whichever fiscal year a January date belongs to."""
+    _check_deadline()  # a miss costs a few regex searches; 150,000 distinct keys, seconds
     if _year_quarter(key) is not None:
         return True
     key = _HEADER_MARK.sub("", key)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ._errors import InputError, JSONInputError
+from .deadline import check as _check_deadline
 
 #: Integers longer than this are kept as Decimal text rather than converted to int
 #: (Python refuses int() of more than 4,300 digits; the haystack ignores such numbers).
@@ -103,6 +104,7 @@ def dumps(value: Any) -> str:
     out: list[str] = []
     stack: list[Any] = [value]
     while stack:
+        _check_deadline()  # the service writes a cache key of every body: a 2.6 MB one is 0.7 s
         item = stack.pop()
         if isinstance(item, _Token):
             out.append(item.text)
@@ -113,6 +115,7 @@ def dumps(value: Any) -> str:
         elif isinstance(item, dict):
             parts: list[Any] = [_Token("{")]
             for i, (k, v) in enumerate(item.items()):
+                _check_deadline()
                 parts += [_Token((", " if i else "") + json.dumps(str(k), ensure_ascii=False) + ": "), v]
             stack.extend(reversed([*parts, _Token("}")]))
         elif isinstance(item, (list, tuple)):
@@ -132,3 +135,22 @@ class _Token:
 
     def __init__(self, text: str):
         self.text = text
+
+
+def count_leaves(value: Any, limit: int) -> int:
+    """The scalars inside ``value`` (dicts' values and lists' items, walked without
+    recursion), counted only up to ``limit + 1``: a cheap look before indexing, so an
+    oversized input is refused at once rather than after seconds of indexing. A lower
+    bound of a Haystack's leaves (which count keys that name something too)."""
+    count, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        else:
+            count += 1
+            if count > limit:
+                break
+    return count

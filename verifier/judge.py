@@ -16,7 +16,10 @@ never an exception out of :func:`judge_sentence`.
 
 Configuration (the pinned interface): ``VERIFIER_JUDGE_URL`` (base URL; requests go to
 ``{URL}/chat/completions``), ``VERIFIER_JUDGE_MODEL``, ``VERIFIER_JUDGE_API_KEY``
-(optional bearer token); ``VERIFIER_JUDGE_TIMEOUT`` (seconds per attempt) is optional.
+(optional bearer token); ``VERIFIER_JUDGE_TIMEOUT`` (seconds per attempt, default 10; the
+whole call, retries included, gets twice that) is optional. A deadline in force
+(``verifier.deadline``: ``Policy.deadline_ms``, the service's time budget) bounds the
+whole call too, as one overall deadline, not per read.
 
 Errors the client raises (caught by :func:`judge_sentence`)::
 
@@ -43,6 +46,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from verifier.normalizers import fold, quotes
 
+from .breaker import CircuitBreaker
+from .deadline import current
 from .extract import NUMERIC_KINDS, Mention
 from .haystack import Haystack, LeafId
 from .match import candidate_leaves
@@ -334,44 +339,6 @@ def _content_of(response: httpx.Response) -> str:
 # -- the client -----------------------------------------------------------------------
 
 
-class CircuitBreaker:
-    """Stops calling a failing judge: after ``threshold`` failures in a row it opens for
-    ``cooldown`` seconds (calls fail at once), then lets one trial call through."""
-
-    def __init__(self, threshold: int = 5, cooldown: float = 30.0) -> None:
-        self.threshold, self.cooldown = threshold, cooldown
-        self.failures = 0
-        self.opened_at: float | None = None
-        self._lock = threading.Lock()
-
-    def allow(self) -> bool:
-        """Whether a call may go out now."""
-        with self._lock:
-            if self.opened_at is None:
-                return True
-            if time.monotonic() - self.opened_at >= self.cooldown:
-                self.opened_at = time.monotonic()  # half-open: this one call, then wait again
-                return True
-            return False
-
-    def success(self) -> None:
-        """Record a call that worked: the breaker closes."""
-        with self._lock:
-            self.failures, self.opened_at = 0, None
-
-    def failure(self) -> None:
-        """Record a failed call; the threshold-th in a row opens the breaker."""
-        with self._lock:
-            self.failures += 1
-            if self.failures >= self.threshold:
-                self.opened_at = time.monotonic()
-
-    @property
-    def is_open(self) -> bool:
-        """Whether calls are being refused."""
-        return self.opened_at is not None
-
-
 _RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 
 
@@ -379,9 +346,10 @@ class OpenAIJudge:
     """A :class:`Judge` over an OpenAI-compatible ``/chat/completions`` endpoint.
 
     ``timeout`` bounds each attempt and ``budget`` the whole call, retries and backoff
-    included (seconds); 429, 5xx, timeouts and connection errors are retried up to
-    ``retries`` times with exponential backoff (a ``Retry-After`` header is honoured
-    within the budget); at most ``max_concurrency`` calls are in flight; the circuit
+    included (seconds), and so does the deadline in force when it is sooner; the reply is
+    read in time or not at all (a server dripping bytes does not outlast it). 429, 5xx,
+    timeouts and connection errors are retried up to ``retries`` times with exponential
+    backoff (a ``Retry-After`` within the budget is honoured; a later one gives up); at most ``max_concurrency`` calls are in flight; the circuit
     breaker opens after ``breaker_threshold`` failed calls in a row. ``judge`` is the
     sync entry point (thread-safe), ``ajudge`` the async one (``httpx.AsyncClient``).
     """
@@ -440,10 +408,12 @@ class OpenAIJudge:
             raise JudgeUnavailable(f"judge answered HTTP {status}: {response.text[:160]!r}")
         return parse_reply(_content_of(response))
 
-    def _pause(self, attempt: int, response: httpx.Response | None, deadline: float) -> float:
+    def _pause(self, attempt: int, response: httpx.Response | None, deadline: float, last: str) -> float:
         delay = self.backoff * (2 ** attempt)
         if response is not None and response.headers.get("retry-after", "").strip().isdigit():
             delay = max(delay, float(response.headers["retry-after"]))
+            if delay >= deadline - time.monotonic():  # no use waiting: give up now
+                raise JudgeUnavailable(f"judge asked to retry after {delay:g}s, past the deadline ({last})")
         return max(0.0, min(delay, deadline - time.monotonic()))
 
     def _gate(self) -> float:
@@ -451,7 +421,8 @@ class OpenAIJudge:
             raise JudgeUnavailable(
                 f"circuit breaker open after {self.breaker.failures} failed calls in a row; "
                 f"retrying after {self.breaker.cooldown:g}s")
-        return time.monotonic() + self.budget
+        outer = current()  # the request's deadline, when sooner than the judge's own budget
+        return min(time.monotonic() + self.budget, outer.expires if outer else float("inf"))
 
     def _settle(self, failed: bool) -> None:
         if failed:
@@ -472,12 +443,15 @@ class OpenAIJudge:
     def judge(self, claim: str, evidence: str) -> JudgeReply:
         """The verdict on ``claim`` (blocking); raises :class:`JudgeError`."""
         deadline = self._gate()
-        with self._slots:
-            try:
-                reply = self._attempts(claim, evidence, deadline)
-            except JudgeError:
-                self._settle(True)
-                raise
+        if not self._slots.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise JudgeUnavailable(f"all {self.max_concurrency} judge slots busy until the deadline")
+        try:
+            reply = self._attempts(claim, evidence, deadline)
+        except JudgeError:
+            self._settle(True)
+            raise
+        finally:
+            self._slots.release()
         self._settle(False)
         return reply
 
@@ -489,7 +463,9 @@ class OpenAIJudge:
             wait = self._time_left(deadline, last)
             response = None
             try:
-                response = client.post(self.url, json=body, headers=self._headers(), timeout=wait)
+                with client.stream("POST", self.url, json=body, headers=self._headers(), timeout=wait) as r:
+                    raw = b"".join(_in_time(chunk, deadline) for chunk in r.iter_raw())
+                response = httpx.Response(r.status_code, headers=r.headers, content=raw, request=r.request)
                 outcome = self._outcome(response, body)
             except httpx.TransportError as exc:
                 outcome = _failure(exc, wait)
@@ -497,14 +473,14 @@ class OpenAIJudge:
                 return outcome
             last = outcome
             if attempt < self.retries:
-                time.sleep(self._pause(attempt, response, deadline))
+                time.sleep(self._pause(attempt, response, deadline, last))
         raise self._gave_up(last)
 
     def _time_left(self, deadline: float, last: str) -> float:
-        """The timeout of the next attempt; the per-request budget spent is an error."""
+        """The timeout of the next attempt; the per-request budget or deadline spent is an error."""
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise JudgeUnavailable(f"per-request budget of {self.budget:g}s spent ({last})")
+            raise JudgeUnavailable(f"per-request budget of {self.budget:g}s or deadline spent ({last})")
         return min(self.timeout, remaining)
 
     def _gave_up(self, last: str) -> JudgeUnavailable:
@@ -547,7 +523,10 @@ class OpenAIJudge:
             wait = self._time_left(deadline, last)
             response = None
             try:
-                response = await client.post(self.url, json=body, headers=self._headers(), timeout=wait)
+                async with client.stream("POST", self.url, json=body, headers=self._headers(),
+                                         timeout=wait) as r:
+                    raw = b"".join([_in_time(chunk, deadline) async for chunk in r.aiter_raw()])
+                response = httpx.Response(r.status_code, headers=r.headers, content=raw, request=r.request)
                 outcome = self._outcome(response, body)
             except httpx.TransportError as exc:
                 outcome = _failure(exc, wait)
@@ -555,7 +534,7 @@ class OpenAIJudge:
                 return outcome
             last = outcome
             if attempt < self.retries:
-                await asyncio.sleep(self._pause(attempt, response, deadline))
+                await asyncio.sleep(self._pause(attempt, response, deadline, last))
         raise self._gave_up(last)
 
     async def aclose(self) -> None:
@@ -563,6 +542,16 @@ class OpenAIJudge:
         if self._aclient is not None:
             await self._aclient.aclose()
             self._aclient = None
+
+
+def _in_time(chunk: bytes, deadline: float) -> bytes:
+    """A chunk of the reply, read before the deadline (each read has its own timeout: a
+    server that drips a byte at a time would outlast it)."""
+    import httpx
+
+    if time.monotonic() > deadline:
+        raise httpx.ReadTimeout("the reply was still arriving at the deadline")
+    return chunk
 
 
 def _failure(exc: Exception, wait: float) -> str:

@@ -22,6 +22,7 @@ from verifier import stoplists
 from verifier.normalizers.numbers import CONTEXT
 
 from . import compound, prose_periods, yearquarter
+from .deadline import check as check_deadline
 from .haystack import Haystack, LeafId, is_period_label
 
 _T = TypeVar("_T")
@@ -50,6 +51,7 @@ def groups_of(hay: Haystack) -> list[Group]:
         return hay.derive_cache[0]  # type: ignore[no-any-return]
     by_key: dict[tuple[str, int, object], list[tuple[Decimal, LeafId]]] = defaultdict(list)
     for leaf, value in hay.leaf_value.items():
+        check_deadline()
         node = hay.leaves[leaf].node
         parent = hay.parent(node)
         by_key[("record", parent, None)].append((value, leaf))

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from ._errors import InputError, LimitError
 from ._version import VERSION
+from .deadline import Deadline, check
 from .haystack import Haystack
 from .judge import Judge, judge_from_env
 from .models import Report
@@ -70,6 +71,8 @@ def run(state: State, only: Iterable[str] | None = None) -> State:
     off = switched_off(state.policy)
     for name, stage in STAGES:
         if name not in off and (wanted is None or name in wanted):
+            if name != "score":  # the judge keeps time for it: a judged answer gets its report
+                check()
             stage(state)
     return state
 
@@ -96,7 +99,8 @@ def verify(
     False turns it off. A judge's fault never fails the call: the sentence is
     ``not_judged`` and the deterministic result stands.
     Raises :class:`InputError` / :class:`LimitError` (both ``ValueError``) for unusable
-    input; never anything from deep inside.
+    input, :class:`DeadlineExceeded` (a LimitError) past ``Policy.deadline_ms``; never
+    anything from deep inside.
     """
     if policy is None:
         policy = Policy()
@@ -119,6 +123,14 @@ def verify(
         locale = canonical_locale(locale)
     except NormalizeError as exc:
         raise InputError(str(exc), "locale") from None
+    if policy.deadline_ms is None:  # a deadline already active (the service's) still holds
+        return _verify(answer, tool_results, question, locale, policy, haystack, history, judge)
+    with Deadline(policy.deadline_ms).active():
+        return _verify(answer, tool_results, question, locale, policy, haystack, history, judge)
+
+
+def _verify(answer: str, tool_results: Any, question: str | None, locale: str, policy: Policy,
+            haystack: Haystack | None, history: Any, judge: Judge | Literal[False] | None) -> Report:
     if haystack is None:
         if tool_results is None:
             raise InputError("missing (None): pass the tool results, or haystack= a prebuilt Haystack",

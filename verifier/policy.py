@@ -69,3 +69,8 @@ class Policy(BaseModel):
                                  "loss/profit) that contradict the source.")
     max_answer_chars: int = Field(200_000, ge=1, description="Longest answer accepted.")
     max_leaves: int = Field(2_000_000, ge=1, description="Most leaves a haystack may hold.")
+    deadline_ms: int | None = Field(
+        None, ge=1, description="Longest one verify() call may take, indexing the tool results "
+        "included; past it DeadlineExceeded (a LimitError) is raised within milliseconds, and the "
+        "judge answers not_judged at it. None (the default): no deadline. The service sets its "
+        "time budget as the deadline; a request's own may only shorten it.")

@@ -28,6 +28,7 @@ import regex
 from verifier import stoplists
 
 from .attribute import sentence_starts
+from .deadline import check as check_deadline
 from .extract import Mention
 from .haystack import Haystack, LeafId
 
@@ -201,6 +202,7 @@ def stem(word: str) -> str:
 def key_stems(key: str) -> set[str]:
     """Stems of the words of a JSON key: ``gross_margin_pct`` and ``grossMarginPct`` both
     give {gross, margin, pct}."""
+    check_deadline()  # asked of every key of a source: 150,000 of them, half a second
     return {stem(w) for w in WORD.findall(_CAMEL.sub(" ", key.replace("_", " ")))}
 
 

@@ -32,6 +32,7 @@ from verifier.normalizers import (
 )
 
 from .. import acronyms, descriptors
+from ..deadline import check as check_deadline
 from ..models import decimal_text
 from .hedges import ONE_SIDED, direction_of, hedge_before, hedged_tolerance
 from .mention import Mention, NumForm, claim, is_claimed
@@ -149,6 +150,7 @@ class Extractor:
     def _code_mentions(self, text: str, folded: str, claimed: bytearray) -> Iterator[Mention]:
         headers: Headers | None = None
         for m in self._codes.finditer(folded):
+            check_deadline()  # the search for a naming word before it is linear: all, quadratic
             if is_claimed(claimed, m.start(), m.end()):
                 continue
             code = codes.from_groups(text[m.start():m.end()], m.groupdict())

@@ -1,12 +1,17 @@
 """judge: the model judge's verdicts on the sentences the Policy picks (high-stakes ones
-by default); its quotes are checked against the data, every fault is ``not_judged``."""
+by default); its quotes are checked against the data, every fault is ``not_judged``.
+Under a deadline the judge gets what is left of it (less a little, kept for the
+report): a sentence it has not answered by then is ``not_judged``."""
 
 from __future__ import annotations
 
+import contextvars
 import zlib
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
 
 from ..attribute import sentence_starts
+from ..deadline import Deadline, current
 from ..judge import Trigger, evidence_for, judge_sentence, sentence_leaves
 from ..models import Judgement
 from ..stakes import high_stakes
@@ -14,6 +19,9 @@ from ..state import State
 
 REQUIRES = frozenset({"judge", "answer", "matched", "haystack", "policy"})
 ASSIGNS = frozenset({"judgements", "matched"})
+
+#: One sentence to judge: (start, end, trigger, high-stakes reasons).
+Job = tuple[int, int, Trigger, tuple[str, ...]]
 
 
 def _sentences(answer: str) -> list[tuple[int, int]]:
@@ -66,7 +74,7 @@ def run(state: State) -> None:
     cap = state.policy.judge_max_sentences
     asked, skipped = plan[:cap], plan[cap:]
 
-    def ask(job: tuple[int, int, Trigger, tuple[str, ...]]) -> Judgement:
+    def ask(job: Job) -> Judgement:
         start, end, trigger, reasons = job
         mentions = [m for m, _ in state.matched if start <= m.start < end]
         if not mentions:  # "It is a buy.": the values of the sentence before say what "it" is
@@ -79,12 +87,15 @@ def run(state: State) -> None:
                               evidence=evidence, hay=state.haystack, trigger=trigger, stakes=reasons)
 
     workers = min(len(asked), max(1, int(getattr(judge, "max_concurrency", 4))))
-    if workers <= 1:
+    model = str(getattr(judge, "model", ""))
+    deadline = current()
+    if deadline is not None:
+        judgements = _in_time(ask, asked, deadline, workers, model, state.answer)
+    elif workers <= 1:
         judgements = [ask(job) for job in asked]
     else:
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
             judgements = list(pool.map(ask, asked))
-    model = str(getattr(judge, "model", ""))
     judgements += [
         Judgement(sentence=state.answer[start:end], start=start, end=end, verdict="not_judged",
                   reason=f"not judged: over the limit of {cap} judged sentences per answer "
@@ -102,3 +113,32 @@ def run(state: State) -> None:
                 if item.flagged and j.start <= m.start < j.end else (m, item)
                 for m, item in state.matched
             ]
+
+
+#: What the judge leaves of a deadline for the stages after it (the report): a tenth of
+#: the deadline, at most this many seconds.
+RESERVE_S = 0.25
+
+
+def _in_time(ask: Callable[[Job], Judgement], asked: list[Job], deadline: Deadline, workers: int,
+             model: str, answer: str) -> list[Judgement]:
+    """``ask`` each job on its own thread under what is left of ``deadline`` (less the
+    reserve); one the judge has not answered by then is ``not_judged``, its thread left
+    to finish on its own (a judge of ours gives up at the same deadline)."""
+    left_ms = (deadline.remaining() - min(RESERVE_S, deadline.ms / 10_000)) * 1000
+    if left_ms <= 0:
+        return [_late(job, model, "no time was left of the deadline", answer) for job in asked]
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge")
+    with Deadline(left_ms).active() as until:  # the judge's own calls see it (OpenAIJudge)
+        futures = [pool.submit(contextvars.copy_context().run, ask, job) for job in asked]
+        wait(futures, timeout=max(0.0, until.remaining()))
+    pool.shutdown(wait=False, cancel_futures=True)
+    return [f.result() if f.done() and not f.cancelled() else
+            _late(job, model, "the judge had not answered by the deadline", answer)
+            for f, job in zip(futures, asked, strict=True)]
+
+
+def _late(job: Job, model: str, why: str, answer: str) -> Judgement:
+    start, end, trigger, reasons = job
+    return Judgement(sentence=answer[start:end], start=start, end=end, verdict="not_judged", reason=f"not judged: {why}",
+                     model=model, trigger=trigger, stakes=list(reasons))
