@@ -143,7 +143,7 @@ CHARGES = {"table": {"columns": ["", "2019", "2018"], "rows": [
 
 
 def test_the_question_names_the_operation_first_and_a_row_label_is_not_one():
-    from verifier.derive import cue_words
+    from verifier.cues import cue_words
     assert cue_words("What was the change in Total operating income?")[0] == "difference"
     assert cue_words("What was the total change in average revenue?")[:2] == ("total", "difference")
     # "percentage of" asks for a share; "percentage" alone (or "percentage change") a change
@@ -1426,3 +1426,15 @@ def test_columns_whose_headers_name_no_label_word_are_not_headerless():
     question = "What was the gross margin (net revenue less cost of revenue) in Q4?"
     for wrong in ("$7,727 million", "$8,146 million"):  # Q1's and Q2's rows added
         assert one(f"The answer is {wrong}.", quarters, question=question)[0].status == "unsupported", wrong
+
+
+def test_a_scaled_answer_is_derived_from_cells_of_no_stated_scale_in_their_own_units():
+    # a filing table whose "(in millions)" the tool dropped: "12.6 million" is 12.6 of its cells
+    table = [{"name": "t", "output": {"columns": ["", "2019", "2018"],
+                                      "rows": [["Revenue", "1,452.4", "1,465.0"], ["Costs", "900.1", "880.3"]]}}]
+    item = next(i for i in verify("The change in revenue is -12.6 million.", table, judge=False).items)
+    assert item.status == "derived", item.reason
+    stated = [{"name": "t", "output": {"unit": "thousand", "columns": ["", "2019", "2018"],
+                                       "rows": [["Revenue", "1,452.4", "1,465.0"], ["Costs", "900.1", "880.3"]]}}]
+    wrong = next(i for i in verify("The change in revenue is -12.6 million.", stated, judge=False).items)
+    assert wrong.flagged  # a stated scale is the scale: 12.6 thousand is no 12.6 million

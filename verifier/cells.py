@@ -34,7 +34,7 @@ from verifier import stoplists
 
 from . import prose_periods, yearquarter
 from .attribute import RELATIVE_PERIOD
-from .derive import cue_terms, cue_words
+from .cues import cue_terms, cue_words
 from .extract import NUMERIC_KINDS, Extractor, Mention
 from .haystack import Haystack, LeafId, is_period_label
 from .match import candidate_leaves, misattributed_item

@@ -37,7 +37,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
 
 from verifier import stoplists
 from verifier.normalizers import tickers
@@ -53,9 +52,10 @@ from .asked_text import (
     named_texts,
     same_kind,
 )
+from .cues import cue_terms
 from .extract import Mention
 from .haystack import Haystack, LeafId
-from .labels import WORD, focus_words, is_named, label_words, row_words
+from .labels import focus_words, is_named, label_words, row_words
 from .operands import (
     SEARCH_KINDS,
     Group,
@@ -127,10 +127,13 @@ class _Target:
 
 
 def _targets(mention: Mention, scale: Decimal) -> list[_Target]:
-    """What a derivation must equal, in a group whose data scale is ``scale``."""
+    """What a derivation must equal, in a group whose data scale is ``scale`` (1: none stated,
+    where a scaled figure's mantissa is one too, as the match stage reads "$2.1bn" vs 2.1)."""
     targets: list[_Target] = []
     percent_like = mention.kind in ("percent", "percentage_points", "basis_points")
     for form in mention.num_forms:
+        if form.how == "unscaled" and scale == 1 and not percent_like:  # "12.6 million" over cells of no
+            targets.append(_Target(form.value, form.tolerance, True, False))  # stated scale: in their units
         if form.how in ("unscaled", "basis points"):
             continue
         if percent_like:
@@ -942,44 +945,6 @@ def _order(ops: tuple[str, ...], cues: tuple[str, ...]) -> list[str]:
         ordered += [op for op in _CUED.get(cue, ()) if op in ops and op not in ordered]
     ordered += [op for op in GROUP_OPS if op in ops and op not in ordered]
     return ordered + [op for op in ops if op not in ordered]
-
-
-@lru_cache(maxsize=4096)
-def cue_terms(text: str) -> tuple[str, ...]:
-    """The words of ``text`` that name a computation ("average", "change"), in order;
-    a word and the next one where the pair is listed ("percentage_of")."""
-    table = stoplists.load_pairs("operation_cues")
-    words = WORD.findall(text.lower())
-    terms = []
-    for i, w in enumerate(words):
-        pair = f"{w}_{words[i + 1]}" if i + 1 < len(words) else ""
-        rest = [x for x in words[i + 2:i + 4] if x not in ("the", "a", "an")]
-        after = table.get(rest[0], "") if rest else ""
-        # "the percentage of increase" is a percent change, not a share
-        if pair in table and after not in ("difference", "percent_change"):
-            terms.append(pair)
-        elif w in table:
-            terms.append(w)
-    return tuple(terms)
-
-
-_CHANGE_OF_AVERAGE = re.compile(r"(?i)\b(?:change|difference|increase|decrease|variation)\s+in\s+(?:the\s+)?average\b")
-
-
-def compares_averages(question: str) -> bool:
-    """Whether a question asks for a change of averages, not of levels: "the change in
-    the average ...", "the difference between average A and average B". ("The
-    difference between the average revenue in 2019 and 2018" may be two levels.)"""
-    return bool(_CHANGE_OF_AVERAGE.search(question)) or cue_terms(question).count("average") >= 2
-
-
-@lru_cache(maxsize=4096)
-def cue_words(text: str) -> tuple[str, ...]:
-    """The operations the wording of ``text`` points to ("average" -> mean), in the
-    order it first names them: "the change in Total operating income" asks for a
-    difference; its "Total" is part of a row's name."""
-    table = stoplists.load_pairs("operation_cues")
-    return tuple(dict.fromkeys(table[w] for w in cue_terms(text)))
 
 
 def asked_cues(question: str, hay: Haystack) -> tuple[str, ...]:

@@ -15,14 +15,8 @@ from verifier.normalizers import tickers
 from .. import cells, prose_periods, yearquarter
 from ..asked_ratio import ratio_sides
 from ..attribute import clause_entities, scope_starts, sentence_around, sentence_starts
-from ..derive import (
-    Budget,
-    Derivation,
-    asked_cues,
-    compares_averages,
-    cue_words,
-    derive,
-)
+from ..cues import compares_averages, cue_words
+from ..derive import Budget, Derivation, asked_cues, derive
 from ..extract import NUMERIC_KINDS, Mention, extractor
 from ..haystack import Haystack
 from ..labels import focus_words, label_named
