@@ -41,3 +41,12 @@ def test_a_pages_parenthesised_figure_keeps_its_lines_convention():
 def test_directions_in_other_languages(text, locale, direction):
     figures = [m for m in extract(text, locale=locale) if m.num_forms]
     assert [m.direction for m in figures] == [direction]
+
+
+def test_a_raw_floats_tail_is_no_drift_but_a_displayed_figure_rounded_further_is():
+    positions = [{"name": "p", "output": [{"symbol": "NVDA", "unrealized_plpc": "0.3034483", "rate": "18.42150000",
+                                           "ytm": 4.067}]}]
+    assert not _item("NVDA is up +30.34% on the position.", positions, "+30.34%").flagged
+    assert _item("The rate is 18.42 pesos per dollar.", positions, "18.42").status == "drift"  # 18.4215, padded
+    assert _item("The yield is 4.07%.", positions, "4.07%").status == "drift"  # 4.067 as displayed
+    assert _item("NVDA is up 30% on the position.", positions, "30%").status == "drift"  # too coarse to be a display

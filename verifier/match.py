@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 import weakref
 import zoneinfo
 from dataclasses import replace
@@ -333,6 +334,11 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
         ev = [_evidence(hay, ref.leaf, how)]
         if hedged:
             return _item(mention, "rounded", f"rounds from {_where(ev[0], mention)}; marked as approximate", ev, 1)
+        if _UNROUNDED.search(hay.leaves[ref.leaf].raw) and mention.significant_digits >= 3 and not (
+                mention.kind == "percent" and hay.percent_unit(ref.leaf) == POINTS  # 85.41% is no 0.85412 points
+                and abs(hay.leaf_value.get(ref.leaf, Decimal(0))) < abs(mention.written or 0) / 10):
+            # 0.3034483 shown as 30.34%: a raw float's tail, which no display keeps, not a drift
+            return _item(mention, "normalized", f"{_where(ev[0], mention)} shown at the precision written", ev, 1)
         return _item(mention, "drift", f"{_where(ev[0], mention)} rounds to this, but the answer does not say "
                      "it is approximate", ev, 1)
     wrong_way = _opposite_sign(mention, hay)
@@ -340,6 +346,10 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
         return _item(mention, "unsupported", f"{_where(wrong_way)} has the opposite sign: the answer says it "
                      f"{'fell' if mention.direction < 0 else 'rose'}", [wrong_way], 1)
     return _item(mention, "unsupported", "not found in the tool data")
+
+
+#: A figure with five decimals or more: a raw computation (0.0604369607570275), not a display.
+_UNROUNDED = re.compile(r"\.\d{4,}[1-9]")  # not "18.42150000": a display padded with zeros
 
 
 def _in_other_unit(mention: Mention, hay: Haystack) -> list[tuple[NumForm, NumRef, bool]]:

@@ -46,6 +46,12 @@ class Mention:
     #: number): no claim; it becomes an item only where it counts the data's records
     descriptor: bool = False
 
+    @property
+    def significant_digits(self) -> int:
+        """Significant digits of the number as written ("30.34%": 4, "$3": 1); 0 if none."""
+        written = self.written if self.written is not None else (self.num_forms[0].value if self.num_forms else 0)
+        return len(format(abs(written), "f").replace(".", "").lstrip("0"))
+
 
 def claim(claimed: bytearray, start: int, end: int) -> None:
     claimed[start:end] = b"\x01" * (end - start)

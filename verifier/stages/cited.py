@@ -86,8 +86,7 @@ def run(state: State) -> None:
 
 def _too_coarse(mention: Mention) -> bool:
     """A figure of one significant digit ("5%", "$3") could be any pair's result."""
-    written = mention.written if mention.written is not None else mention.num_forms[0].value
-    return len(format(abs(written), "f").replace(".", "").lstrip("0")) < 2
+    return mention.significant_digits < 2
 
 
 def _question_figures(state: State) -> list[tuple[Mention, Item]]:
