@@ -336,7 +336,7 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
             return _item(mention, "rounded", f"rounds from {_where(ev[0], mention)}; marked as approximate", ev, 1)
         if _UNROUNDED.search(hay.leaves[ref.leaf].raw) and mention.significant_digits >= 3 and not (
                 mention.kind == "percent" and hay.percent_unit(ref.leaf) == POINTS  # 85.41% is no 0.85412 points
-                and abs(hay.leaf_value.get(ref.leaf, Decimal(0))) < abs(mention.written or 0) / 10):
+                and abs(hay.leaf_value.get(ref.leaf, Decimal(0))) < abs(mention.written or Decimal(0)) / 10):
             # 0.3034483 shown as 30.34%: a raw float's tail, which no display keeps, not a drift
             return _item(mention, "normalized", f"{_where(ev[0], mention)} shown at the precision written", ev, 1)
         return _item(mention, "drift", f"{_where(ev[0], mention)} rounds to this, but the answer does not say "
