@@ -88,3 +88,18 @@ def test_figures_of_other_lines_are_no_operands_of_a_value():
     answer = "- Open: $182.40\n- High: $186.95\n- Low: $180.12\n- Last: $185.22, up $2.28 from the open"
     item = _report(answer, bars)["$2.28"]  # 182.40 - 180.12 is a coincidence of other lines
     assert "figures the answer states" not in item.reason  # (the data search may still find it)
+
+
+def test_a_figure_in_its_currencys_sub_unit_is_the_same_figure():
+    futures = [{"name": "f", "output": {"contracts": [{"symbol": "ZSF27", "last": 1087.5}]}}]
+    assert _report("Soybeans 1,087.5¢, i.e. about $10.88 a bushel.", futures)["$10.88"].status == "derived"
+    assert _report("Soybeans 1,087.5¢, i.e. about $10.98 a bushel.", futures)["$10.98"].flagged
+
+
+def test_a_total_is_the_sum_of_the_figures_listed_before_it():
+    holdings = [{"name": "h", "output": {"holdings": [{"symbol": s, "weight_pct": w} for s, w in
+                                                      [("NVDA", 7.82), ("MSFT", 6.71), ("AAPL", 6.54),
+                                                       ("AMZN", 3.98), ("META", 2.91)]]}}]
+    listed = "1. NVDA 7.82%\n2. MSFT 6.71%\n3. AAPL 6.54%\n4. AMZN 3.98%\n5. META 2.91%\n\n"
+    assert _report(listed + "Together the top five are 27.96% of the fund.", holdings)["27.96%"].status == "derived"
+    assert _report(listed + "Together the top five are 28.96% of the fund.", holdings)["28.96%"].flagged

@@ -14,9 +14,12 @@ paragraph), the values this stage derived anywhere before ("€21,473.97, so CHF
 19,899.93") and the figures of the question ("for my 1'250 shares", "£50,000 in
 dollars"), the user's own inputs, but kept only when a result that close is unlikely
 among that many: the results between half and twice the value, spread over that
-range, must leave a chance of one in fifty or less of a hit at the value's precision. An amount converts to another currency by a plain
+range, must leave a chance of one in fifty or less of a hit at the value's precision.
+A total is the sum of a run of the figures listed before it in its unit ("Together the
+top five are 27.96%"), under the same bound. An amount converts to another currency by a plain
 rate or one quoted per unit ("at the 1.3244 bid, £50,000 is $66,220", "₹85.4625 per US
-dollar"), and an amount is taken net or gross of a percentage ("after 35% tax").
+dollar") or into its sub-unit ("1,087.5¢, i.e. about $10.88"), and an amount is taken
+net or gross of a percentage ("after 35% tax").
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import cast
 from ..attribute import sentence_starts
 from ..extract import NUMERIC_KINDS, Mention, extractor
 from ..models import SUPPORTED_STATUSES, Item, Kind
+from ..normalizers import amounts
 from ..normalizers.numbers import CONTEXT
 from ..state import State
 
@@ -69,6 +73,8 @@ def run(state: State) -> None:
                 wider = [j for j in figures if scope[j][1] == scope[i][1] or j in derived]
                 nearest = sorted(wider, key=lambda j: abs(out[j][0].start - mention.start))[:_MAX_WIDE]
                 found = _search(mention, [out[j] for j in nearest] + asked, bounded=True)
+            if found is None:  # "Together the top five are 27.96%": the figures listed before it
+                found = _run_sum(mention, [out[j] for j in sorted(figures) if out[j][0].start < mention.start])
             if found is not None:
                 expression, used = found
                 evidence = [e for _, source in used for e in source.evidence[:1]]
@@ -109,10 +115,11 @@ def _search(target: Mention, operands: list[tuple[Mention, Item]],
     wanted = -abs(value) if target.direction < 0 and not target.explicit_sign else value
     hit: tuple[str, list[tuple[Mention, Item]]] | None = None
     near = 0
-    if target.hedged and not bounded:  # "rund 19.900 CHF (genau 19.899,93 CHF)": a rounding of it
+    if not bounded:  # the same figure in another unit ("1,087.5¢, i.e. about $10.88"), or rounded
         for a, ai in operands:
-            if _unit(a) == _unit(target) and abs(a.num_forms[0].value - value) <= tolerance:
-                return f"≈ {a.text}", [(a, ai)]
+            for factor in _unit_factors(a, target):
+                if abs(a.num_forms[0].value * factor - value) <= tolerance:
+                    return (f"≈ {a.text}" if factor == 1 else f"{a.text} * {factor}"), [(a, ai)]
     for (a, ai), (b, bi) in _pairs(operands):
         for result, unit, shown in _results(a, b, target):
             if result is None or not _fits(unit, target):
@@ -128,6 +135,38 @@ def _search(target: Mention, operands: list[tuple[Mention, Item]],
     if hit is None or not bounded or not value:
         return hit
     return hit if near * 2 * tolerance / (abs(value) * Decimal("1.5")) <= _MAX_CHANCE else None
+
+
+def _run_sum(target: Mention, before: list[tuple[Mention, Item]]) -> tuple[str, list[tuple[Mention, Item]]] | None:
+    """The sum of a run of consecutive figures in the target's unit, two or more, of the
+    last :data:`_MAX_WIDE` before it (a list, a table's column), at the target's
+    precision and unlikely by chance among all such runs."""
+    same = [(m, it) for m, it in before if m.kind == target.kind and _unit(m) == _unit(target)][-_MAX_WIDE:]
+    value, tolerance = abs(target.num_forms[0].value), target.num_forms[0].tolerance
+    hit, near = None, 0
+    for start in range(len(same)):
+        total = Decimal(0)
+        for end in range(start, len(same)):
+            total += same[end][0].num_forms[0].value
+            if end == start:
+                continue
+            if hit is None and abs(abs(total) - value) <= tolerance:
+                hit = " + ".join(m.text for m, _ in same[start:end + 1]), same[start:end + 1]
+            near += value / 2 <= abs(total) <= value * 2
+    if hit is None or not value or near * 2 * tolerance / (value * Decimal("1.5")) > _MAX_CHANCE:
+        return None
+    return hit
+
+
+def _unit_factors(a: Mention, target: Mention) -> tuple[Decimal, ...]:
+    """Factors that state ``a`` in the target's unit: 1 for a hedged rounding in the same
+    unit ("rund 19.900 CHF (genau 19.899,93 CHF)"), 0.01 or 100 between a currency and
+    its sub-unit (cents and dollars, pence and pounds)."""
+    if a.kind != "amount" or target.kind != "amount" or not a.unit or not target.unit:
+        return (Decimal(1),) if target.hedged and _unit(a) == _unit(target) else ()
+    if a.unit == target.unit:
+        return (Decimal(1),) if target.hedged else ()
+    return tuple(factor for unit, factor in amounts.counterparts(a.unit) if unit == target.unit)
 
 
 def _pairs(operands: list[tuple[Mention, Item]]) -> Iterator[tuple[tuple[Mention, Item], tuple[Mention, Item]]]:
