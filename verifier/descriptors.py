@@ -71,6 +71,7 @@ def pattern(locale: str) -> re.Pattern[str]:
         | {_WHOLE}\d{{1,3}}(?:{short_words}|{long_words}){WORD_END}       # 24h, 10y, 10年, 3months
         | {_WHOLE}\d{{1,3}}[ \u00a0\u202f](?:{after}){WORD_END}             # in 7 Tagen
         | (?P<spaced>{_WHOLE}\d{{1,3}}[ \u00a0\u202f](?:{long_words}){WORD_END})  # 12 months: a window after "past"
+        | (?<=\()\d{{1,3}}[ \u00a0\u202f]?(?:{short_words}|{long_words})(?=\))  # (24 h): a column's window
         | {WORD_START}T\+\d{WORD_END}                                        # T+1
         | {WORD_START}\d{{1,2}}s[ /]?\d{{1,2}}s{WORD_END}                    # 2s10s, 5s/30s
         | {WORD_START}\d{{1,2}}Y{WORD_END}                                   # 10Y (a tenor column)
@@ -92,12 +93,16 @@ def _window_words() -> frozenset[str]:
 
 
 _WORDS_BEFORE = re.compile(r"[^\W\d_]+")
+#: "in" right after a figure: the window of a change ("down 1.6% in 24 hours", "+3 % en 2 ans"),
+#: not a claimed duration ("matures in 7 years").
+_AFTER_A_CHANGE = re.compile(r"\d[%‰]?[ \u00a0\u202f]?(?:%|bp|pts?)?[ \u00a0]+(?:in|en)[ \u00a0]+$")
 
 
 def spans(text: str, locale: str) -> list[tuple[int, int]]:
     """(start, end) of every descriptor in ``text`` (already folded). "N <unit of time>"
     with a space between is a window only after a window word ("over the past 12
-    months", "letzten 5 Jahre"); otherwise it is a claimed duration ("for 66 years")."""
+    months", "letzten 5 Jahre") or after "in" right after a figure ("down 1.6% in 24
+    hours"); otherwise it is a claimed duration ("for 66 years", "matures in 7 years")."""
     out = []
     before_words = {w.lower() for w in _window_words() if not w.startswith("~")}
     for m in pattern(locale).finditer(text):
@@ -105,7 +110,7 @@ def spans(text: str, locale: str) -> list[tuple[int, int]]:
             words = _WORDS_BEFORE.findall(text[max(0, m.start() - 30):m.start()].lower())[-2:]
             if words[-1:] == ["the"]:
                 words = words[:-1]
-            if not words or words[-1] not in before_words:
+            if (not words or words[-1] not in before_words) and not _AFTER_A_CHANGE.search(text, 0, m.start()):
                 continue
         out.append(m.span())
     return out

@@ -61,3 +61,12 @@ def test_cjk_dates_and_spanish_dates_are_dates():
     found = [(m.kind, m.value) for m in extract("2026年11月27日時点", "ja_JP")]
     assert found == [("date", "2026-11-27")]
     assert [(m.kind, m.value) for m in extract("el 30 de octubre de 2026", "es_ES")] == [("date", "2026-10-30")]
+
+
+def test_windows_after_in_and_in_a_label_and_insider_forms_are_no_values():
+    from verifier.extract import extract as _extract
+    found = {m.text: m.descriptor for m in _extract("down roughly 1.6% in 24 hours", locale="en_US")}
+    assert found["24"] is True and found["1.6%"] is False
+    found = {m.text: m.descriptor for m in _extract("Handelsvolumen (24 h): rund 32,8 Mrd. €", locale="de_DE")}
+    assert found["24"] is True and found["32,8 Mrd. €"] is False
+    assert not _extract("No Form 4 insider transactions this month.", locale="en_US")
