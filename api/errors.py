@@ -1,8 +1,9 @@
 """One place that maps errors to HTTP answers, all shaped as :class:`api.schemas.ErrorBody`.
 
 InputError -> 422 (with the field); LimitError and an oversized body -> 413; a request
-over its time budget -> 503; bad credentials -> 401; FastAPI's validation errors -> 422
-with the field path and a human message.
+over its time budget, or whose record the durable audit log could not commit -> 503; bad
+credentials -> 401; FastAPI's validation errors -> 422 with the field path and a human
+message.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from verifier import InputError, LimitError, VerifierError
 
+from .audit import AuditFailed
 from .body import BodyTooLarge
 from .service import OverBudget
 
@@ -83,6 +85,11 @@ async def _over_budget(_: Request, exc: Exception) -> JSONResponse:
     return error_response(503, "timeout", str(exc), headers={"Retry-After": "1"})
 
 
+async def _audit_failed(_: Request, exc: Exception) -> JSONResponse:
+    _log.error("durable audit: %s", exc)
+    return error_response(503, "audit_unavailable", str(exc), headers={"Retry-After": "1"})
+
+
 async def _http(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     codes = {401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
@@ -104,4 +111,5 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(VerifierError, _verifier_error)
     app.add_exception_handler(BodyTooLarge, _too_large)
     app.add_exception_handler(OverBudget, _over_budget)
+    app.add_exception_handler(AuditFailed, _audit_failed)
     app.add_exception_handler(StarletteHTTPException, _http)

@@ -23,6 +23,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) -> None:
     except ValueError as exc:  # a malformed VERIFIER_* variable
         raise VerifierError(f"settings: {exc} (list settings take JSON, e.g. "
                             "VERIFIER_CORS_ORIGINS='[\"https://app.example\"]')") from None
+    settings.check()
     if settings.audit_url:  # fail here with one line, not inside uvicorn's startup
         check_audit(settings.audit_url)
     if workers > 1:  # uvicorn needs an import string to start worker processes
