@@ -50,8 +50,8 @@ class Settings(BaseSettings):
     body_timeout_s: float = Field(
         10.0, gt=0, description="Longest a request body may take to arrive (408 beyond): a "
         "client that drips its body cannot hold a connection.")
-    keep_alive_s: float = Field(
-        5.0, gt=0, description="Longest an idle keep-alive connection stays open (uvicorn's "
+    keep_alive_s: int = Field(
+        5, ge=1, description="Longest an idle keep-alive connection stays open (uvicorn's "
         "timeout_keep_alive).")
     max_body_bytes: int = Field(5_000_000, ge=1, description="Largest request body (413 beyond).")
     max_answer_chars: int = Field(100_000, ge=1, description="Longest answer (413 beyond).")
