@@ -102,7 +102,7 @@ def _row(n: int, **change: Any) -> dict[str, Any]:
     row = {"created_at": datetime(2026, 1, 1), "metadata": {}, "tools": [], "locale": "en_US",
            "confidence": "high", "score": 1.0, "action": "show", "checked": 1, "flagged": 0,
            "answer_sha256": "0" * 64, "items": [], "suggestions": [], "judgements": [],
-           "latency_ms": 1.0, "conversation_id": f"c{n}"}
+           "latency_ms": 1.0, "conversation_id": f"c{n}", "model": "m-1"}  # (every row the same keys)
     return {**row, **change}
 
 
@@ -125,6 +125,24 @@ def test_one_bad_row_loses_only_itself_not_its_batch(tmp_path: Path, bad: dict[s
     exposition = metrics.render().decode()
     assert metric(exposition, "verifier_audit_written_total") == 199
     assert metric(exposition, "verifier_audit_failed_total") == 1
+
+
+def test_on_postgres_a_model_over_its_varchar_loses_only_its_row(tmp_path: Path):
+    url = os.environ.get("VERIFIER_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("no PostgreSQL: set VERIFIER_TEST_POSTGRES_URL (.ci/run starts a server and sets it)")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS verifications"))
+    engine.dispose()
+    audit = AuditLog(url, batch=200, flush_ms=50)
+    try:  # (record() takes the row as given: build_record would have cut the model to fit)
+        for n in range(50):
+            audit.record(_row(n, model="m" * 300) if n == 7 else _row(n))
+        audit.flush()
+    finally:
+        audit.close()
+    assert stored(url) == [f"c{n}" for n in range(50) if n != 7] and audit.failed == 1
 
 
 def test_a_value_longer_than_its_column_is_cut_with_a_marker_and_kept_whole_in_metadata(tmp_path: Path):
