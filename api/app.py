@@ -37,12 +37,13 @@ message, highlighted spans, a retry hint). Numbers in requests are read exactly.
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A new app; ``settings`` default to the ``VERIFIER_*`` environment."""
     settings = settings or get_settings()
+    settings.check()
     metrics = Metrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         audit = (AuditLog(settings.audit_url, batch=settings.audit_batch, flush_ms=settings.audit_flush_ms,
-                          max_queue=settings.audit_queue) if settings.audit_url else None)
+                          max_queue=settings.audit_queue, metrics=metrics) if settings.audit_url else None)
         app.state.audit = audit
         app.state.service = VerifyService(settings, metrics, audit)
         try:

@@ -2,9 +2,12 @@
 
 A request hands its record to :meth:`AuditLog.record` (a queue put, no I/O); one writer
 thread inserts records in batches. :meth:`AuditLog.close` drains the queue, so a graceful
-shutdown loses nothing. SQLite (a file, the default) and PostgreSQL share one schema
-through SQLAlchemy Core. With ``redact`` the answer and question are not kept: only a
-SHA-256 of each and, per flagged item, its kind, status, span and a hash of its text.
+shutdown loses nothing; a killed process loses what was queued (at most ``flush_ms`` of
+records). :meth:`AuditLog.write` commits records at once instead (the durable mode,
+``VERIFIER_AUDIT_SYNC``). A batch the database refuses is retried row by row, so one bad
+record costs only itself. SQLite (a file, the default) and PostgreSQL share one schema
+through SQLAlchemy Core. With ``redact`` the answer and question are not kept (see
+:mod:`api.redact`).
 """
 
 from __future__ import annotations
@@ -33,9 +36,12 @@ from sqlalchemy import (
     insert,
     select,
 )
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 
 from verifier import Report, VerifierError
+
+from .metrics import Metrics
+from .redact import Redactor, text_bytes
 
 log = logging.getLogger("verifier.audit")
 
@@ -67,45 +73,66 @@ verifications = Table(
 
 _STOP = object()
 
+#: What ends a value cut to its column's length (the full value stays in ``metadata``).
+TRUNCATED = "…[truncated]"
+
 
 def _sha(text: str) -> str:
-    # (a JSON body may carry a lone surrogate, "\ud800": hashed as sent, not refused)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(text_bytes(text)).hexdigest()
 
 
 def build_record(report: Report, answer: str, question: str | None, tool_names: list[str],
-                 meta: dict[str, Any], locale: str, latency_ms: float, redact: bool) -> dict[str, Any]:
-    """The row for one verification (cheap: plain dicts, no I/O)."""
+                 meta: dict[str, Any], locale: str, latency_ms: float,
+                 redactor: Redactor | None = None) -> dict[str, Any]:
+    """The row for one verification (cheap: plain dicts, no I/O); redacted when a
+    ``redactor`` is given."""
     items = []
     for item in report.items:
         if item.flagged:
             entry: dict[str, Any] = {"kind": item.kind, "status": item.status, "start": item.start,
                                      "end": item.end}
-            if redact:
-                entry["text_sha256"] = _sha(item.text)
+            if redactor is not None:
+                entry["text_hmac"] = redactor.digest(item.text)
             else:
                 entry.update(text=item.text, value=item.value, reason=item.reason)
             items.append(entry)
     judgements = [j.model_dump(mode="json") for j in getattr(report, "judgements", [])]
-    if redact:
+    if redactor is not None:
+        meta = redactor.metadata(meta)
         for j in judgements:
             j.pop("sentence", None)
             j.pop("quote", None)
-    return _storable({
+    return _fitted(_storable({
         "created_at": datetime.now(UTC).replace(tzinfo=None),
         "assistant": meta.get("assistant"), "model": meta.get("model"),
         "prompt_version": meta.get("prompt_version"), "conversation_id": meta.get("conversation_id"),
         "metadata": meta, "tools": tool_names, "locale": locale,
         "confidence": report.confidence, "score": report.score, "action": report.action,
         "checked": report.checked, "flagged": report.flagged,
-        "answer": None if redact else answer, "answer_sha256": _sha(answer),
-        "question": None if redact or question is None else question,
+        "answer": None if redactor is not None else answer,
+        "answer_sha256": redactor.digest(answer) if redactor is not None else _sha(answer),
+        "question": None if redactor is not None or question is None else question,
         "items": items,
         "suggestions": [{"tool": s.tool, "field": s.field, "expression": s.expression, "text": s.text}
                         for s in report.suggestions],
         "judgements": judgements,
         "latency_ms": round(latency_ms, 3),
-    })
+    }))
+
+
+#: The length of each bounded text column (PostgreSQL refuses a longer value).
+_LENGTHS = {c.name: c.type.length for c in verifications.columns
+            if isinstance(c.type, String) and not isinstance(c.type, Text) and c.type.length}
+
+
+def _fitted(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with a value longer than its column cut to fit, ending in TRUNCATED
+    (a metadata.model of 300 characters would make PostgreSQL refuse the row)."""
+    for name, length in _LENGTHS.items():
+        value = row.get(name)
+        if isinstance(value, str) and len(value) > length:
+            row[name] = value[:length - len(TRUNCATED)] + TRUNCATED
+    return row
 
 
 def _storable(value: Any) -> Any:
@@ -174,10 +201,27 @@ def check_audit(url: str) -> None:
         engine.dispose()
 
 
-class AuditLog:
-    """A batching background writer over one database."""
+class AuditFailed(Exception):
+    """A record the durable mode could not commit (the request answers 503)."""
 
-    def __init__(self, url: str, *, batch: int = 200, flush_ms: int = 200, max_queue: int = 100_000):
+    def __init__(self, reason: str):
+        super().__init__(f"the audit record could not be written ({reason}); nothing was answered")
+
+
+def _row_fault(exc: BaseException) -> bool:
+    """A refusal that is a row's own fault (a value its column rejects, or one that
+    cannot be sent at all), not the database's: its batch is written row by row."""
+    if isinstance(exc, (DataError, IntegrityError, ValueError, TypeError)):
+        return True
+    return isinstance(exc, StatementError) and not isinstance(exc, DBAPIError)
+
+
+class AuditLog:
+    """A batching background writer over one database (or, in the durable mode, the
+    caller's own commits through :meth:`write`)."""
+
+    def __init__(self, url: str, *, batch: int = 200, flush_ms: int = 200, max_queue: int = 100_000,
+                 metrics: Metrics | None = None, retry_s: float = 0.2):
         self.engine = make_engine(url)
         for attempt in range(5):
             try:
@@ -189,9 +233,13 @@ class AuditLog:
                 if attempt == 4:
                     raise VerifierError(f"audit log: cannot open {self.engine.url!r}: {exc}") from None
                 time.sleep(0.1 * (attempt + 1))
-        self.batch, self.flush_s = batch, flush_ms / 1000
+        self.batch, self.flush_s, self.retry_s = batch, flush_ms / 1000, retry_s
+        self.metrics = metrics
         self.queue: queue.Queue[Any] = queue.Queue(maxsize=max_queue)
         self.written = self.dropped = self.failed = 0
+        #: why the last write failed, while the database refuses writes (None once one succeeds)
+        self.last_error: str | None = None
+        self._lock = threading.Lock()  # the counters: the writer thread and the verify threads
         self._thread = threading.Thread(target=self._run, name="audit-writer", daemon=True)
         self._thread.start()
 
@@ -200,7 +248,27 @@ class AuditLog:
         try:
             self.queue.put_nowait(row)
         except queue.Full:
-            self.dropped += 1
+            self._count("dropped", 1)
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        """Commit ``rows`` now (the durable mode); raise AuditFailed unless every one of
+        them is in the database when this returns."""
+        if self._write(rows) < len(rows):
+            raise AuditFailed(self.last_error or "a record was refused")
+
+    def health(self) -> dict[str, Any]:
+        """The writer's state for /readyz: ``ok`` unless its thread died, its last write
+        failed or its queue is full (records are being dropped)."""
+        if not self._thread.is_alive():
+            status = "error: the writer thread stopped"
+        elif self.last_error is not None:
+            status = f"error: writes failing ({self.last_error})"
+        elif self.queue.full():
+            status = "error: queue full, records are dropped"
+        else:
+            status = "ok"
+        return {"status": status, "queued": self.queue.qsize(), "written": self.written,
+                "failed": self.failed, "dropped": self.dropped}
 
     def flush(self, timeout: float = 10.0) -> None:
         """Wait until every queued record is written (for readers that need them now)."""
@@ -246,19 +314,69 @@ class AuditLog:
                 except queue.Empty:
                     break
             if pending:
-                self._write(pending)
+                try:
+                    self._write(pending)
+                except Exception:  # (the writer thread must outlive any one batch)
+                    log.exception("audit: %d records could not be written", len(pending))
+                    self._count("failed", len(pending))
             for _ in range(len(pending) + (1 if stopping else 0)):
                 self.queue.task_done()
 
-    def _write(self, rows: list[dict[str, Any]]) -> None:
+    def _insert(self, rows: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(verifications), rows)
+
+    def _write(self, rows: list[dict[str, Any]]) -> int:
+        """Insert ``rows``; the number written. A batch the database refuses for a
+        reason of its own (down, locked) is tried three times, then counted as failed;
+        a batch with a value a column refuses is written row by row at once, so one bad
+        row loses only itself."""
         for attempt in range(3):
             try:
-                with self.engine.begin() as conn:
-                    conn.execute(insert(verifications), rows)
-                self.written += len(rows)
-                return
-            except (SQLAlchemyError, ValueError) as exc:  # (the writer thread must outlive any one batch)
-                log.warning("audit write of %d records failed (attempt %d): %s", len(rows), attempt + 1, exc)
-                time.sleep(0.2 * (attempt + 1))
-        self.failed += len(rows)
-        log.error("audit: %d records could not be written", len(rows))
+                self._insert(rows)
+            except Exception as exc:
+                if _row_fault(exc):
+                    break
+                if not isinstance(exc, SQLAlchemyError):
+                    raise
+                self.last_error = _reason(exc)
+                log.warning("audit write of %d records failed (attempt %d): %s", len(rows), attempt + 1,
+                            self.last_error)
+                if attempt < 2:
+                    time.sleep(self.retry_s * (attempt + 1))
+            else:
+                self.last_error = None
+                self._count("written", len(rows))
+                return len(rows)
+        else:
+            self._count("failed", len(rows))
+            log.error("audit: %d records could not be written (%s)", len(rows), self.last_error)
+            return 0
+        written = 0
+        for row in rows:
+            try:
+                self._insert([row])
+            except Exception as exc:
+                if not _row_fault(exc) and not isinstance(exc, SQLAlchemyError):
+                    raise
+                self._count("failed", 1)
+                log.error("audit: a record was refused and is lost (%s)", _reason(exc))
+                if not _row_fault(exc):
+                    self.last_error = _reason(exc)
+            else:
+                written += 1
+                self.last_error = None
+        self._count("written", written)
+        return written
+
+    def _count(self, what: str, n: int) -> None:
+        with self._lock:
+            setattr(self, what, getattr(self, what) + n)
+        if self.metrics is not None:
+            getattr(self.metrics, f"audit_{what}").inc(n)
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of a database error, without SQLAlchemy's parameter dump."""
+    orig = getattr(exc, "orig", None) if isinstance(exc, DBAPIError) else None
+    return (str(orig or exc).splitlines() or [type(exc).__name__])[0][:300]

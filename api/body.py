@@ -1,4 +1,5 @@
-"""Reading request bodies: a size cap (413) and exact numbers.
+"""Reading request bodies: JSON in UTF-8 only (415), a size cap (413), a time limit
+(408) and exact numbers.
 
 FastAPI parses JSON bodies with ``json.loads``, which turns 142.30 into the float 142.3
 and 1e400 into infinity. The verifier compares Decimals, so the routes here read the
@@ -8,6 +9,7 @@ documented way to change that is a custom ``APIRoute`` with its own ``Request``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -27,6 +29,47 @@ class BodyTooLarge(Exception):
         super().__init__(f"request body is over the limit of {limit:,} bytes")
 
 
+class BodyTimeout(Exception):
+    """The body did not arrive within ``body_timeout_s`` (a client dripping it)."""
+
+    def __init__(self, limit_s: float):
+        self.limit_s = limit_s
+        super().__init__(f"the request body did not arrive within {limit_s:g} s")
+
+
+class UnsupportedMediaType(Exception):
+    """The body is not JSON in UTF-8: another content type, another charset, UTF-16."""
+
+
+def check_media_type(content_type: str | None) -> None:
+    """Raise UnsupportedMediaType unless ``content_type`` is JSON (``application/json``
+    or ``application/*+json``) with no charset or UTF-8: JSON is UTF-8 (RFC 8259), and a
+    form or multipart body is no JSON at all."""
+    kind, *params = (content_type or "").split(";")
+    kind = kind.strip().lower()
+    if kind != "application/json" and not (kind.startswith("application/") and kind.endswith("+json")):
+        raise UnsupportedMediaType("the body must be JSON sent with content-type: application/json "
+                                   f"({f'got {kind!r}' if kind else 'none was sent'})")
+    for param in params:
+        name, _, value = param.partition("=")
+        charset = value.strip().strip('"').lower()
+        if name.strip().lower() == "charset" and charset not in ("utf-8", "utf8"):
+            raise UnsupportedMediaType(f"the body must be UTF-8 JSON (RFC 8259); got charset={charset!r}")
+
+
+def utf8_text(body: bytes) -> str:
+    """``body`` decoded as UTF-8 (a leading byte order mark ignored, as RFC 8259 allows);
+    UnsupportedMediaType for UTF-16 or UTF-32 (which ``json.loads`` would detect and read)
+    or bytes that are not UTF-8."""
+    if body[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in body[:4]:
+        raise UnsupportedMediaType("the body must be UTF-8 JSON (RFC 8259); it looks like UTF-16 or UTF-32")
+    try:
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UnsupportedMediaType(f"the body must be UTF-8 JSON (RFC 8259): byte {exc.start} is not "
+                                   "UTF-8") from None
+
+
 class ExactJSONRequest(Request):
     """A request whose body is capped and whose JSON numbers are Decimals."""
 
@@ -40,17 +83,22 @@ class ExactJSONRequest(Request):
                     len(declared) > 18 or int(declared) > limit):
                 raise BodyTooLarge(int(declared) if len(declared) <= 18 else limit + 1, limit)
             chunks, size = [], 0
-            async for chunk in self.stream():
-                size += len(chunk)
-                if size > limit:
-                    raise BodyTooLarge(size, limit)
-                chunks.append(chunk)
+            timeout = self.app.state.settings.body_timeout_s
+            try:
+                async with asyncio.timeout(timeout):  # the whole body, not each read
+                    async for chunk in self.stream():
+                        size += len(chunk)
+                        if size > limit:
+                            raise BodyTooLarge(size, limit)
+                        chunks.append(chunk)
+            except TimeoutError:
+                raise BodyTimeout(timeout) from None
             self._body = b"".join(chunks)
         return self._body
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            self._json = loads(await self.body(), "body")
+            self._json = loads(utf8_text(await self.body()), "body")
         return self._json
 
 
@@ -64,8 +112,10 @@ class ExactJSONRoute(APIRoute):
             exact = ExactJSONRequest(request.scope, request.receive)
             check_key(exact)  # a missing key is 401 before anything is read
             if request.method in ("POST", "PUT", "PATCH"):
-                # read here, so a malformed or oversized body reaches the app's error
-                # handlers (422 with line and column, 413) instead of FastAPI's bare 400
+                # a form, multipart or latin-1 body is 415 before it is read
+                check_media_type(exact.headers.get("content-type"))
+                # read here, so a malformed, oversized or slow body reaches the app's error
+                # handlers (422 with line and column, 413, 408) instead of FastAPI's bare 400
                 await exact.json()
             return await handler(exact)
 

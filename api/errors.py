@@ -1,8 +1,10 @@
 """One place that maps errors to HTTP answers, all shaped as :class:`api.schemas.ErrorBody`.
 
-InputError -> 422 (with the field); LimitError and an oversized body -> 413; a request
-over its time budget -> 503; bad credentials -> 401; FastAPI's validation errors -> 422
-with the field path and a human message.
+InputError -> 422 (with the field); LimitError and an oversized body -> 413; a body that
+is not UTF-8 JSON -> 415; a body slower than ``body_timeout_s`` -> 408; a request
+over its time budget, or whose record the durable audit log could not commit -> 503; bad
+credentials -> 401; FastAPI's validation errors -> 422 with the field path and a human
+message.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from verifier import InputError, LimitError, VerifierError
 
-from .body import BodyTooLarge
+from .audit import AuditFailed
+from .body import BodyTimeout, BodyTooLarge, UnsupportedMediaType
 from .service import OverBudget
 
 _log = logging.getLogger("verifier.api")
@@ -79,8 +82,23 @@ async def _too_large(_: Request, exc: Exception) -> JSONResponse:
     return error_response(413, "too_large", str(exc), "body")
 
 
+async def _unsupported(_: Request, exc: Exception) -> JSONResponse:
+    return error_response(415, "unsupported_media_type", str(exc), "body",
+                          [{"field": "body", "message": str(exc), "type": "content_type"}])
+
+
+async def _body_timeout(_: Request, exc: Exception) -> JSONResponse:
+    # the rest of the body may still be on its way: the connection is not reused
+    return error_response(408, "timeout", str(exc), "body", headers={"Connection": "close"})
+
+
 async def _over_budget(_: Request, exc: Exception) -> JSONResponse:
     return error_response(503, "timeout", str(exc), headers={"Retry-After": "1"})
+
+
+async def _audit_failed(_: Request, exc: Exception) -> JSONResponse:
+    _log.error("durable audit: %s", exc)
+    return error_response(503, "audit_unavailable", str(exc), headers={"Retry-After": "1"})
 
 
 async def _http(_: Request, exc: Exception) -> JSONResponse:
@@ -103,5 +121,8 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(VerifierError, _verifier_error)
     app.add_exception_handler(BodyTooLarge, _too_large)
+    app.add_exception_handler(UnsupportedMediaType, _unsupported)
+    app.add_exception_handler(BodyTimeout, _body_timeout)
     app.add_exception_handler(OverBudget, _over_budget)
+    app.add_exception_handler(AuditFailed, _audit_failed)
     app.add_exception_handler(StarletteHTTPException, _http)

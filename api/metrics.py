@@ -40,9 +40,13 @@ class Metrics:
                                      ["confidence"], registry=self.registry)
         self.flagged = Counter("verifier_flagged_items_total", "Flagged items by kind and status.",
                                ["kind", "status"], registry=self.registry)
+        self.audit_written = Counter("verifier_audit_written", "Audit records written.",
+                                     registry=self.registry)
+        self.audit_failed = Counter("verifier_audit_failed", "Audit records lost: the database "
+                                    "refused them or did not answer.", registry=self.registry)
+        self.audit_dropped = Counter("verifier_audit_dropped", "Audit records dropped: the "
+                                     "writer's queue was full.", registry=self.registry)
         # summed over the live workers in multiprocess mode
-        self.audit_dropped = Gauge("verifier_audit_dropped", "Audit records dropped (queue full).",
-                                   registry=self.registry, multiprocess_mode="livesum")
         self.audit_queue = Gauge("verifier_audit_queue", "Audit records waiting to be written.",
                                  registry=self.registry, multiprocess_mode="livesum")
 

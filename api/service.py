@@ -29,6 +29,7 @@ from verifier.transcripts import read_transcript
 
 from .audit import AuditLog, build_record
 from .metrics import Metrics
+from .redact import Redactor
 from .schemas import VerifyRequest
 from .settings import Settings
 
@@ -114,6 +115,9 @@ class VerifyService:
     def __init__(self, settings: Settings, metrics: Metrics, audit: AuditLog | None):
         self.settings, self.metrics, self.audit = settings, metrics, audit
         self.cache = HaystackCache(settings.haystack_cache)
+        key = settings.redaction_key
+        self.redactor = (Redactor(key.get_secret_value().encode(), settings.audit_metadata_fields)
+                         if settings.audit_redact and key is not None else None)
         # verification holds the GIL: more threads than this only take turns, and with
         # many connections their switching costs throughput (see BENCHMARKS.md)
         self.pool = ThreadPoolExecutor(max_workers=settings.verify_threads, thread_name_prefix="verify")
@@ -151,12 +155,16 @@ class VerifyService:
         return report
 
     def _record(self, request: VerifyRequest, case: Case, report: Report, latency_ms: float) -> None:
-        self.metrics.observe(report)
         if self.audit is not None:
-            self.audit.record(build_record(
+            row = build_record(
                 report, case.answer, case.question, _tool_names(case.tool_results),
                 request.metadata.model_dump(exclude_none=True), request.locale, latency_ms,
-                self.settings.audit_redact))
+                self.redactor)
+            if self.settings.audit_sync:
+                self.audit.write([row])  # committed before the response goes out (or AuditFailed)
+            else:
+                self.audit.record(row)
+        self.metrics.observe(report)
 
     async def _budgeted(self, fn: Any, *args: Any) -> Any:
         """``fn(*args, abandoned)`` on the pool under a deadline of the time budget from

@@ -11,6 +11,10 @@ from functools import lru_cache
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from verifier import VerifierError
+
+from .redact import DEFAULT_FIELDS
+
 
 class Settings(BaseSettings):
     """Configuration of the HTTP service. Safe defaults: no auth, SQLite audit log."""
@@ -26,11 +30,29 @@ class Settings(BaseSettings):
         description="SQLAlchemy URL of the audit log: sqlite:///file.db (default, in the working "
         "directory) or postgresql+psycopg://user:pass@host/db. Empty turns the audit log off.")
     audit_redact: bool = Field(
-        False, description="Store answers redacted: hashes and spans only, no answer or question text.")
+        False, description="Store answers redacted: keyed hashes (HMAC-SHA256 under redaction_key) "
+        "and spans only, no answer or question text, and only the metadata fields in "
+        "audit_metadata_fields. Needs redaction_key: the service refuses to start without it.")
+    redaction_key: SecretStr | None = Field(
+        None, description="The secret of the redacted log's HMAC-SHA256 (at least 16 characters; "
+        "the same in every worker and across restarts, so equal texts keep equal hashes).")
+    audit_metadata_fields: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_FIELDS), description="The metadata fields a "
+        "redacted record keeps (the rest, such as conversation_id or user_email, are dropped).")
+    audit_sync: bool = Field(
+        False, description="Durable audit log: each record is committed before its response "
+        "is sent (a failed write answers 503). Off, records are written in batches off the "
+        "request path and a killed process loses up to audit_flush_ms of them.")
     audit_batch: int = Field(200, ge=1, description="Most records the audit writer inserts at once.")
     audit_flush_ms: int = Field(200, ge=1, description="Longest a record waits before it is written.")
     audit_queue: int = Field(100_000, ge=1, description="Records held in memory while the database "
                              "is slow; beyond it records are dropped and counted.")
+    body_timeout_s: float = Field(
+        10.0, gt=0, description="Longest a request body may take to arrive (408 beyond): a "
+        "client that drips its body cannot hold a connection.")
+    keep_alive_s: int = Field(
+        5, ge=1, description="Longest an idle keep-alive connection stays open (uvicorn's "
+        "timeout_keep_alive).")
     max_body_bytes: int = Field(5_000_000, ge=1, description="Largest request body (413 beyond).")
     max_answer_chars: int = Field(100_000, ge=1, description="Longest answer (413 beyond).")
     max_leaves: int = Field(200_000, ge=1, description="Most haystack leaves per request (413 beyond).")
@@ -54,6 +76,17 @@ class Settings(BaseSettings):
     haystack_cache: int = Field(
         256, ge=0, description="Haystacks kept by a hash of their tool results, so repeated "
         "verifications over the same results (retries, variants) do not re-index. 0 turns it off.")
+
+    def check(self) -> None:
+        """Raise VerifierError with one line when the settings cannot work together: a
+        redacted audit log needs its key (one made up at start would differ per worker and
+        per restart, so the hashes of one text would not match, silently)."""
+        if self.audit_redact and self.audit_url:
+            key = self.redaction_key.get_secret_value() if self.redaction_key else ""
+            if len(key) < 16:
+                raise VerifierError("settings: VERIFIER_AUDIT_REDACT needs VERIFIER_REDACTION_KEY, a "
+                                    "secret of at least 16 characters (e.g. `python -c 'import secrets; "
+                                    "print(secrets.token_hex(32))'`)")
 
 
 @lru_cache(maxsize=1)

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 import uvicorn
 from verifier.api.app import create_app
+from verifier.api.server import uvicorn_options
 from verifier.api.settings import Settings
 
 
@@ -25,7 +26,7 @@ def running(settings: Settings) -> Iterator[str]:
     """Serve ``create_app(settings)`` on a free loopback port; yields the base URL."""
     port = free_port()
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="on")
+                            lifespan="on", **uvicorn_options(settings))
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -23,6 +23,8 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz", tags=["ops"], summary="The service can verify and write its audit log")
 async def readyz(request: Request) -> JSONResponse:
+    """Ready (200) when the audit database answers and its writer is keeping up: 503 while
+    its writes fail, its queue is full or its thread has stopped (records are being lost)."""
     audit = request.app.state.audit
     checks: dict[str, Any] = {"audit": "off"}
     if audit is not None:
@@ -35,7 +37,9 @@ async def readyz(request: Request) -> JSONResponse:
             return "ok"
 
         checks["audit"] = await asyncio.to_thread(ping)
-    ready = checks["audit"] in ("ok", "off")
+        # the database answers a ping, but are the records getting in?
+        checks["audit_writer"] = audit.health()
+    ready = checks["audit"] in ("ok", "off") and checks.get("audit_writer", {}).get("status", "ok") == "ok"
     return JSONResponse({"status": "ready" if ready else "not_ready", "checks": checks},
                         status_code=200 if ready else 503)
 
@@ -45,7 +49,6 @@ async def metrics(request: Request) -> Response:
     state = request.app.state
     if state.audit is not None:
         state.metrics.audit_queue.set(state.audit.queue.qsize())
-        state.metrics.audit_dropped.set(state.audit.dropped)
     return Response(state.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
 

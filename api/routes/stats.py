@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
+from pydantic import BeforeValidator
 
 from ..deps import AuditDep, require_key
 from ..errors import error_response
@@ -14,6 +16,18 @@ from ..schemas import ErrorBody
 from ..stats import GroupBy, Stats, stats
 
 router = APIRouter(prefix="/v1", tags=["stats"], dependencies=[Depends(require_key)])
+
+
+def _iso_only(value: object) -> object:
+    """Refuse what is no ISO 8601 text before pydantic reads it: it would take ``0.5`` or
+    ``1700000000`` as seconds since the epoch."""
+    if isinstance(value, str) and not _ISO.match(value):
+        raise ValueError("must be an ISO 8601 date or time, e.g. 2026-01-31 or 2026-01-31T09:30:00+01:00")
+    return value
+
+
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]|$)")
+IsoDateTime = Annotated[datetime, BeforeValidator(_iso_only)]
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -27,13 +41,17 @@ def _utc(moment: datetime | None) -> datetime | None:
         return datetime.min if moment.year == datetime.min.year else datetime.max
 
 
+def _aware(moment: datetime | None) -> datetime | None:
+    return None if moment is None else moment.replace(tzinfo=UTC)
+
+
 @router.get("/stats", response_model=Stats, responses={
     409: {"model": ErrorBody, "description": "The audit log is off (VERIFIER_AUDIT_URL empty)."}},
     summary="Verification counts, flag rate and confidence, overall and per group")
 async def get_stats(
     audit: AuditDep,
-    since: Annotated[datetime | None, Query(description="From this time (ISO 8601; UTC if no offset).")] = None,
-    until: Annotated[datetime | None, Query(description="Before this time (ISO 8601).")] = None,
+    since: Annotated[IsoDateTime | None, Query(description="From this time (ISO 8601; UTC if no offset).")] = None,
+    until: Annotated[IsoDateTime | None, Query(description="Before this time (ISO 8601; UTC if no offset).")] = None,
     group_by: Annotated[GroupBy | None, Query(description="Group by model, prompt_version, tool, day or assistant.")] = None,
 ) -> Stats | object:
     if audit is None:
@@ -45,6 +63,7 @@ async def get_stats(
 
     def read() -> Stats:
         audit.flush()  # include what was verified a moment ago
-        return stats(audit.rows(since, until), since, until, group_by)
+        # echoed with their offset: the window in UTC, as it was applied
+        return stats(audit.rows(since, until), _aware(since), _aware(until), group_by)
 
     return await asyncio.to_thread(read)
