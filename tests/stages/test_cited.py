@@ -103,3 +103,10 @@ def test_a_total_is_the_sum_of_the_figures_listed_before_it():
     listed = "1. NVDA 7.82%\n2. MSFT 6.71%\n3. AAPL 6.54%\n4. AMZN 3.98%\n5. META 2.91%\n\n"
     assert _report(listed + "Together the top five are 27.96% of the fund.", holdings)["27.96%"].status == "derived"
     assert _report(listed + "Together the top five are 28.96% of the fund.", holdings)["28.96%"].flagged
+
+
+def test_a_figure_said_to_be_annualized_is_one_of_its_sentence_times_the_periods_in_a_year():
+    dividend = [{"name": "d", "output": {"dividend": 1.6, "frequency": "quarterly"}}]
+    assert _report("A dividend of $1.60 quarterly ($6.40 annualized).", dividend)["$6.40"].status == "derived"
+    assert _report("A dividend of $1.60 quarterly ($6.60 annualized).", dividend)["$6.60"].flagged
+    assert _report("A dividend of $1.60 quarterly, $6.40 in total.", dividend)["$6.40"].flagged  # no word says so

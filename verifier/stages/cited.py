@@ -19,15 +19,20 @@ A total is the sum of a run of the figures listed before it in its unit ("Togeth
 top five are 27.96%"), under the same bound. An amount converts to another currency by a plain
 rate or one quoted per unit ("at the 1.3244 bid, £50,000 is $66,220", "₹85.4625 per US
 dollar") or into its sub-unit ("1,087.5¢, i.e. about $10.88"), and an amount is taken
-net or gross of a percentage ("after 35% tax").
+net or gross of a percentage ("after 35% tax"). A figure said to be annualized is one of
+its sentence times the periods in a year ("$1.60 quarterly ($6.40 annualized)").
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator
 from decimal import Decimal, DivisionByZero, InvalidOperation
+from functools import lru_cache
 from typing import cast
+
+from verifier import stoplists
 
 from ..attribute import sentence_starts
 from ..extract import NUMERIC_KINDS, Mention, extractor
@@ -69,6 +74,8 @@ def run(state: State) -> None:
             # its sentence, and the sentence before on the same line ("... of 16,60 €. At 371,20 € that is 4,47 %")
             near = [j for j in figures if scope[j] in (scope[i], (scope[i][0] - 1, scope[i][1]))]
             found = _search(mention, [out[j] for j in near[:_MAX_OPERANDS]])
+            if found is None and _annualized(state.answer, mention):
+                found = _annual(mention, [out[j] for j in near[:_MAX_OPERANDS]])
             if found is None:
                 wider = [j for j in figures if scope[j][1] == scope[i][1] or j in derived]
                 nearest = sorted(wider, key=lambda j: abs(out[j][0].start - mention.start))[:_MAX_WIDE]
@@ -156,6 +163,34 @@ def _run_sum(target: Mention, before: list[tuple[Mention, Item]]) -> tuple[str, 
     if hit is None or not value or near * 2 * tolerance / (value * Decimal("1.5")) > _MAX_CHANCE:
         return None
     return hit
+
+
+#: Periods in a year, for a figure scaled to a year (quarters, months, weeks, days,
+#: halves, and the three 8-hour funding periods of a day).
+_PER_YEAR = (Decimal(4), Decimal(12), Decimal(52), Decimal(365), Decimal(2), Decimal(3 * 365))
+
+
+def _annualized(answer: str, target: Mention) -> bool:
+    """Whether a word saying "scaled to a year" stands within a few words of the figure."""
+    near = answer[max(0, target.start - 40):target.end + 30]
+    return _annual_words().search(near) is not None
+
+
+@lru_cache(maxsize=1)
+def _annual_words() -> re.Pattern[str]:
+    words = sorted(stoplists.load("annualized_words"), key=len, reverse=True)
+    return re.compile(r"(?i)(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)")
+
+
+def _annual(target: Mention, operands: list[tuple[Mention, Item]]) -> tuple[str, list[tuple[Mention, Item]]] | None:
+    """A figure of the sentence in the target's unit times the periods in a year."""
+    value, tolerance = target.num_forms[0].value, target.num_forms[0].tolerance
+    for a, ai in operands:
+        if a.kind == target.kind and _unit(a) == _unit(target):
+            for periods in _PER_YEAR:
+                if abs(abs(a.num_forms[0].value * periods) - abs(value)) <= tolerance:
+                    return f"{a.text} * {periods}", [(a, ai)]
+    return None
 
 
 def _unit_factors(a: Mention, target: Mention) -> tuple[Decimal, ...]:
