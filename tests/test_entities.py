@@ -83,3 +83,10 @@ def test_a_ticker_the_answer_names_a_company_by_is_covered_where_the_data_writes
 def test_and_reads_as_its_n_in_an_acronym():
     assert defined_terms("Property, Plant and Equipment (PPNE) rose") == {"PPNE"}
     assert defined_terms("Research and Development (R&D) rose") == {"R&D"}
+
+
+def test_fund_document_and_filer_acronyms_are_no_tickers():
+    profile = [{"name": "p", "output": {"symbol": "COST", "cik": "0000909832", "kid_sri": 3}}]
+    report = verify("Costco (COST) files under CIK 0000909832; the fund's KID gives an SRI of 3.", profile,
+                    judge=False)
+    assert not [i.text for i in report.items if i.kind == "ticker" and i.flagged]
