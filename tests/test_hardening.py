@@ -233,9 +233,16 @@ WIDE = [{"name": "t", "output": {f"key_{i}": i * 1.5 for i in range(150_000)}}]
 ISINS = ("US0378331005 " * 8000)[:100_000]
 
 
+#: found by benchmarks/worst_case.py: 20,000 figures in an answer, one string of 60,000 sentences
+PERCENTS = "3.2% " * 20_000
+SENTENCES = [{"name": "t", "output": {"text": "The company reported that revenue rose in the quarter. " * 60_000}}]
+
+
 @pytest.mark.parametrize(("answer", "tools"), [("AAPL rose 3.2% to $142.30.", WIDE),
-                                               (ISINS, [{"name": "t", "output": {"isin": "US0378331005"}}])],
-                         ids=["wide-object", "repeated-isins"])
+                                               (ISINS, [{"name": "t", "output": {"isin": "US0378331005"}}]),
+                                               (PERCENTS, [{"name": "t", "output": {"x": 1}}]),
+                                               ("The revenue rose 3.2% in the quarter.", SENTENCES)],
+                         ids=["wide-object", "repeated-isins", "repeated-percentages", "one-long-string"])
 def test_a_policy_deadline_stops_verify_soon_after_it(answer, tools):
     verify("AAPL 1", TOOLS, judge=False)  # the extractor built once, outside the timing
     start = time.monotonic()

@@ -23,6 +23,7 @@ import itertools
 import re
 import weakref
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -33,6 +34,7 @@ from verifier import stoplists
 
 from .attribute import CLAUSE_BREAK as _CLAUSE_BREAK
 from .attribute import sentence_starts
+from .deadline import check as check_deadline
 from .extract import Mention
 from .haystack import Haystack, LeafId
 from .match import candidate_leaves, leaf_evidence
@@ -128,15 +130,16 @@ def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, l
     return cached
 
 
-def _clause_texts(text: str) -> list[str]:
-    """The clauses of every sentence of ``text``."""
-    out: list[str] = []
+def _clause_texts(text: str) -> Iterator[str]:
+    """The clauses of every sentence of ``text``, sentence by sentence (a string of
+    100,000 sentences is stopped at the deadline, not read whole first)."""
     starts = sentence_starts(text)
     for a, b in zip(starts, [*starts[1:], len(text)], strict=True):
+        check_deadline()
         sentence = text[a:b]
         cuts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(sentence)]
-        out.extend(sentence[x:y].strip() for x, y in zip(cuts, [*cuts[1:], len(sentence)], strict=True))
-    return [c for c in out if c]
+        yield from (c for c in (sentence[x:y].strip() for x, y in zip(cuts, [*cuts[1:], len(sentence)], strict=True))
+                    if c)
 
 
 def _clauses(sentence: Sentence) -> list[tuple[int, str]]:

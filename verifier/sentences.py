@@ -263,7 +263,8 @@ def source_words(hay: Haystack, tool: int, node: int) -> tuple[frozenset[str], i
                 found = WORD.findall(entry.raw)
                 if len(found) >= MIN_SOURCE_WORDS:  # prose; names and sectors are not
                     count = len(found)
-                found_words.update(stem(w) for w in found)
+                found_words.update(stem(w) for w in set(found))  # each distinct word stemmed once
+                check_deadline()
             owners = [-1]
             up = hay.parent(entry.node)
             while up >= 0 and records:
