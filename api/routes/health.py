@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
@@ -44,7 +44,8 @@ async def readyz(request: Request) -> JSONResponse:
                         status_code=200 if ready else 503)
 
 
-@router.get("/metrics", tags=["ops"], summary="Prometheus metrics")
+@router.get("/metrics", tags=["ops"], summary="Prometheus metrics",
+            response_class=PlainTextResponse)  # documented as text/plain, what it sends
 async def metrics(request: Request) -> Response:
     state = request.app.state
     if state.audit is not None:

@@ -46,7 +46,9 @@ def _aware(moment: datetime | None) -> datetime | None:
 
 
 @router.get("/stats", response_model=Stats, responses={
-    409: {"model": ErrorBody, "description": "The audit log is off (VERIFIER_AUDIT_URL empty)."}},
+    401: {"model": ErrorBody, "description": "An API key is configured and the request lacks it."},
+    409: {"model": ErrorBody, "description": "The audit log is off (VERIFIER_AUDIT_URL empty)."},
+    422: {"model": ErrorBody, "description": "A query parameter is malformed; names it (query.<name>)."}},
     summary="Verification counts, flag rate and confidence, overall and per group")
 async def get_stats(
     audit: AuditDep,
