@@ -241,8 +241,11 @@ SENTENCES = [{"name": "t", "output": {"text": "The company reported that revenue
 @pytest.mark.parametrize(("answer", "tools"), [("AAPL rose 3.2% to $142.30.", WIDE),
                                                (ISINS, [{"name": "t", "output": {"isin": "US0378331005"}}]),
                                                (PERCENTS, [{"name": "t", "output": {"x": 1}}]),
-                                               ("The revenue rose 3.2% in the quarter.", SENTENCES)],
-                         ids=["wide-object", "repeated-isins", "repeated-percentages", "one-long-string"])
+                                               ("The revenue rose 3.2% in the quarter.", SENTENCES),
+                                               ("Revenue was $3.20 and then $4.17. " * 2000,
+                                                [{"name": "q", "output": {"rev": 3.2}}])],
+                         ids=["wide-object", "repeated-isins", "repeated-percentages", "one-long-string",
+                              "many-values-to-cite"])
 def test_a_policy_deadline_stops_verify_soon_after_it(answer, tools):
     verify("AAPL 1", TOOLS, judge=False)  # the extractor built once, outside the timing
     start = time.monotonic()

@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import cast
 
 from verifier import stoplists
+from verifier.deadline import check as check_deadline
 
 from ..attribute import sentence_starts
 from ..extract import NUMERIC_KINDS, Mention, extractor
@@ -41,7 +42,7 @@ from ..normalizers import amounts
 from ..normalizers.numbers import CONTEXT
 from ..state import State
 
-REQUIRES = frozenset({"answer", "question", "matched", "locale"})
+REQUIRES = frozenset({"answer", "question", "matched", "locale", "policy"})
 ASSIGNS = frozenset({"matched"})
 
 #: Most figures of one sentence searched: past this, pairs are too many to believe one.
@@ -63,6 +64,7 @@ def run(state: State) -> None:
     out = list(state.matched)
     asked = _question_figures(state)
     derived: set[int] = set()
+    wide_left = state.policy.max_derive_items  # wider searches are costly: as many as derive's
     for _ in range(_PASSES):  # a value derived in one pass is an operand in the next
         changed = False
         figures = [j for j, (m, it) in enumerate(out) if m.kind in NUMERIC_KINDS and m.num_forms
@@ -71,16 +73,18 @@ def run(state: State) -> None:
             if item.status != "unsupported" or mention.kind not in NUMERIC_KINDS or not mention.num_forms \
                     or mention.invalid or _too_coarse(mention) or any(e.how == "opposite sign" for e in item.evidence):
                 continue  # the data holds it with the other sign: "up $3.18" where the change is -3.18
+            check_deadline()
             # its sentence, and the sentence before on the same line ("... of 16,60 €. At 371,20 € that is 4,47 %")
             near = [j for j in figures if scope[j] in (scope[i], (scope[i][0] - 1, scope[i][1]))]
             found = _search(mention, [out[j] for j in near[:_MAX_OPERANDS]])
             if found is None and _annualized(state.answer, mention):
                 found = _annual(mention, [out[j] for j in near[:_MAX_OPERANDS]])
-            if found is None:
+            if found is None and wide_left > 0:
+                wide_left -= 1
                 wider = [j for j in figures if scope[j][1] == scope[i][1] or j in derived]
                 nearest = sorted(wider, key=lambda j: abs(out[j][0].start - mention.start))[:_MAX_WIDE]
                 found = _search(mention, [out[j] for j in nearest] + asked, bounded=True)
-            if found is None:  # "Together the top five are 27.96%": the figures listed before it
+            if found is None and wide_left > 0:  # "Together the top five are 27.96%": the figures listed before it
                 found = _run_sum(mention, [out[j] for j in sorted(figures) if out[j][0].start < mention.start])
             if found is not None:
                 expression, used = found
