@@ -22,6 +22,7 @@ Currency codes are not kept here: they come from Babel's CLDR data
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -62,6 +63,14 @@ def load(name: str) -> frozenset[str]:
     except FileNotFoundError:
         raise ValueError(f"no bundled stop-list named {name!r}; have {sorted(_bundled())}") from None
     return _parse(text)
+
+
+@cache
+def word_pattern(name: str) -> re.Pattern[str]:
+    """The entries of the bundled list ``name`` as one case-insensitive pattern of whole
+    words or phrases, longest first (so "DBRS Morningstar" wins over "DBRS")."""
+    words = sorted(load(name), key=len, reverse=True)
+    return re.compile(r"(?i)(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)")
 
 
 def load_file(path: str | Path) -> frozenset[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
 
 from verifier import stoplists
 from verifier.normalizers import ratings
@@ -21,17 +20,11 @@ from .tables import Headers
 _GRADE = re.compile(ratings.PATTERN, re.VERBOSE)
 
 
-@cache
-def _rating_words() -> re.Pattern[str]:
-    words = sorted(stoplists.load("rating_words"), key=len, reverse=True)
-    return re.compile(r"(?i)(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)")
-
-
 def rating_mentions(text: str, folded: str, claimed: bytearray) -> Iterator[Mention]:
     """Grades on lines (or under columns) that speak of ratings; claims their spans."""
     if not _GRADE.search(folded):
         return
-    words = _rating_words()
+    words = stoplists.word_pattern("rating_words")
     headers: Headers | None = None
     for m in _GRADE.finditer(folded):
         if is_claimed(claimed, m.start(), m.end()):

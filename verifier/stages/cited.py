@@ -26,10 +26,8 @@ its sentence times the periods in a year ("$1.60 quarterly ($6.40 annualized)").
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterator
 from decimal import Decimal, DivisionByZero, InvalidOperation
-from functools import lru_cache
 from typing import cast
 
 from verifier import stoplists
@@ -145,7 +143,7 @@ def _search(target: Mention, operands: list[tuple[Mention, Item]],
             near += abs(value) / 2 <= abs(result) <= abs(value) * 2
     if hit is None or not bounded or not value:
         return hit
-    return hit if near * 2 * tolerance / (abs(value) * Decimal("1.5")) <= _MAX_CHANCE else None
+    return hit if _unlikely(near, tolerance, abs(value)) else None
 
 
 def _run_sum(target: Mention, before: list[tuple[Mention, Item]]) -> tuple[str, list[tuple[Mention, Item]]] | None:
@@ -164,9 +162,15 @@ def _run_sum(target: Mention, before: list[tuple[Mention, Item]]) -> tuple[str, 
             if hit is None and abs(abs(total) - value) <= tolerance:
                 hit = " + ".join(m.text for m, _ in same[start:end + 1]), same[start:end + 1]
             near += value / 2 <= abs(total) <= value * 2
-    if hit is None or not value or near * 2 * tolerance / (value * Decimal("1.5")) > _MAX_CHANCE:
+    if hit is None or not value or not _unlikely(near, tolerance, value):
         return None
     return hit
+
+
+def _unlikely(near: int, tolerance: Decimal, value: Decimal) -> bool:
+    """Whether a hit within ``tolerance`` of ``value`` is no accident, when ``near``
+    results fell between half and twice the value (a range of 1.5 times it)."""
+    return near * 2 * tolerance / (value * Decimal("1.5")) <= _MAX_CHANCE
 
 
 #: Periods in a year, for a figure scaled to a year (quarters, months, weeks, days,
@@ -177,13 +181,7 @@ _PER_YEAR = (Decimal(4), Decimal(12), Decimal(52), Decimal(365), Decimal(2), Dec
 def _annualized(answer: str, target: Mention) -> bool:
     """Whether a word saying "scaled to a year" stands within a few words of the figure."""
     near = answer[max(0, target.start - 40):target.end + 30]
-    return _annual_words().search(near) is not None
-
-
-@lru_cache(maxsize=1)
-def _annual_words() -> re.Pattern[str]:
-    words = sorted(stoplists.load("annualized_words"), key=len, reverse=True)
-    return re.compile(r"(?i)(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)")
+    return stoplists.word_pattern("annualized_words").search(near) is not None
 
 
 def _annual(target: Mention, operands: list[tuple[Mention, Item]]) -> tuple[str, list[tuple[Mention, Item]]] | None:
