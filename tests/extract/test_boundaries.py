@@ -78,3 +78,29 @@ def test_a_unit_field_in_japanese_scales_the_record():
     tools = [{"name": "earnings", "output": {"code": "6758", "unit": "百万円", "operating_income": 412300}}]
     item = verify("営業利益は4,123億円でした。", tools, judge=False).items[0]
     assert item.status == "normalized" and "4,123億円" == item.text
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("a target range of 3.50%–3.75%", ["3.50%", "3.75%"]),
+    ("the vote was 10–2", ["10", "2"]),
+    ("between $5-$6 a share", ["$5", "$6"]),
+    ("rates of 4.2%-4.4%", ["4.2%", "4.4%"]),
+])
+def test_a_dash_between_two_figures_is_no_minus_sign(text, expected):
+    found = [m for m in extract(text, "en_US") if m.kind != "ticker"]
+    assert [m.text for m in found] == expected
+    assert all(m.value is None or Decimal(str(m.value)) >= 0 for m in found)
+
+
+@pytest.mark.parametrize("text", ["it fell -3.75% today", "a change of −0.4%", "from 2.1% to -0.5%"])
+def test_a_minus_after_a_word_or_a_space_is_still_a_sign(text):
+    found = [m for m in extract(text, "en_US") if m.kind == "percent"]
+    assert found[-1].text.startswith(("-", "−")) and found[-1].explicit_sign
+
+
+def test_a_range_is_checked_figure_by_figure():
+    report = verify("The target range is 3.50%–3.75%, from 3.75%–4.00%.",
+                    [{"name": "fed", "output": {"target_range": {"lower_pct": 3.5, "upper_pct": 3.75},
+                                                "previous_range": {"lower_pct": 3.75, "upper_pct": 4.0}}}])
+    assert [(i.text, i.flagged) for i in report.items if i.kind == "percent"] == [
+        ("3.50%", False), ("3.75%", False), ("3.75%", False), ("4.00%", False)]

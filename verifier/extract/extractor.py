@@ -46,6 +46,10 @@ _UNIT_TEXT = {"pct": "%", "bp": "bp", "pp": "pp"}
 
 _CODE_NAMES = re.compile(r"(?i:\b(ISIN|CUSIP|SEDOL|LEI)\b)[\s:#]*$")
 
+#: A dash as the folded text has it (every minus sign is folded to "-").
+_DASHES = "-"
+#: The last character of a figure: a digit, a percent sign, a unit or scale letter.
+_FIGURE_END = re.compile(r"[\w%‰]")
 _LEFTOVER = re.compile(r"(?<![\w])[+\-]?\d(?:\d|[.,'’ \u00a0\u202f](?=\d))*(?![\w])")
 
 
@@ -202,6 +206,7 @@ class Extractor:
     ) -> Iterator[Mention]:
         for m in self._numeric.finditer(folded):
             check_deadline()  # an answer of 20,000 figures takes seconds to read
+            m = self._unsigned_after_figure(folded, m)
             if is_claimed(claimed, m.start(), m.end()):
                 continue
             claim(claimed, m.start(), m.end())
@@ -215,6 +220,16 @@ class Extractor:
                 mention = Mention("date", mention.text, mention.start, mention.end,
                                   str(mention.integer), keys=(str(mention.integer),))
             yield mention
+
+    def _unsigned_after_figure(self, folded: str, m: re.Match[str]) -> re.Match[str]:
+        """``m`` without its leading dash when the dash joins it to the figure before:
+        "3.50%–3.75%", "10–2", "$5–$6" are ranges or differences, the second figure is
+        not negative (the arithmetic stage reads such a dash as its operator)."""
+        at = m.start()
+        if folded[at:at + 1] not in _DASHES or at == 0 or not _FIGURE_END.match(folded[at - 1]):
+            return m
+        rest = self._numeric.match(folded, at + 1)
+        return rest if rest is not None and rest.end() == m.end() else m
 
     def _numeric_mention(self, text: str, m: re.Match[str]) -> Mention:
         raw = text[m.start():m.end()]
