@@ -104,3 +104,10 @@ def test_a_range_is_checked_figure_by_figure():
                                                 "previous_range": {"lower_pct": 3.75, "upper_pct": 4.0}}}])
     assert [(i.text, i.flagged) for i in report.items if i.kind == "percent"] == [
         ("3.50%", False), ("3.75%", False), ("3.75%", False), ("4.00%", False)]
+
+
+def test_a_direction_word_does_not_reach_past_the_end_of_its_line():
+    found = [m for m in extract("- 2-year: 3.42% (down 5 bp)\n- **10-year:** 4.04%", "en_US") if m.kind == "percent"]
+    assert [(m.text, m.direction) for m in found] == [("3.42%", 0), ("4.04%", 0)]
+    found = [m for m in extract("Yields fell 4 bp on the day", "en_US") if m.kind == "basis_points"]
+    assert found[0].direction == -1

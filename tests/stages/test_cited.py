@@ -110,3 +110,18 @@ def test_a_figure_said_to_be_annualized_is_one_of_its_sentence_times_the_periods
     assert _report("A dividend of $1.60 quarterly ($6.40 annualized).", dividend)["$6.40"].status == "derived"
     assert _report("A dividend of $1.60 quarterly ($6.60 annualized).", dividend)["$6.60"].flagged
     assert _report("A dividend of $1.60 quarterly, $6.40 in total.", dividend)["$6.40"].flagged  # no word says so
+
+
+def test_a_change_since_an_earlier_turn_is_a_figure_against_the_same_field_then():
+    now = [{"name": "get_treasury_yields", "output": {"yields": {"2Y": 3.42, "10Y": 4.04}}}]
+    then = [{"name": "get_treasury_yields", "output": {"yields": {"2Y": 3.47, "10Y": 4.08}}}]
+    answer = "Yields fell since our last check:\n- 2-year: 3.42% (down 5 bp)\n- 10-year: 4.04% (down 4 bp)"
+
+    def items(text: str, history=then):
+        report = verify(text, now, history=history, judge=False)
+        return [(i.text, i.status) for i in report.items if i.kind in ("basis_points", "percent")]
+
+    assert items(answer) == [("3.42%", "exact"), ("5 bp", "derived"), ("4.04%", "exact"), ("4 bp", "derived")]
+    assert ("5 bp", "derived") not in items(answer, history=None)  # no earlier turn, nothing to compare
+    assert ("6 bp", "unsupported") in items(answer.replace("5 bp", "6 bp"))  # the wrong change
+    assert ("5 bp", "unsupported") in items(answer.replace("down 5", "up 5"))  # the wrong direction

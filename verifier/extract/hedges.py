@@ -22,7 +22,7 @@ def _hedges() -> tuple[frozenset[str], str, int]:
     return phrases, signs, max(len(p.split()) for p in phrases)
 
 
-_CLAUSE_END = re.compile(r"[.;:!?\n]\s")
+_CLAUSE_END = re.compile(r"[.;:!?][*_`]*\s|\n")  # a line break ends one too: "(down 5 bp)\n- 10-year: 4.04%"
 
 
 def direction_of(text: str, start: int) -> int:

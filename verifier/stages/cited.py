@@ -21,6 +21,8 @@ rate or one quoted per unit ("at the 1.3244 bid, £50,000 is $66,220", "₹85.46
 dollar") or into its sub-unit ("1,087.5¢, i.e. about $10.88"), and an amount is taken
 net or gross of a percentage ("after 35% tax"). A figure said to be annualized is one of
 its sentence times the periods in a year ("$1.60 quarterly ($6.40 annualized)").
+A change since an earlier turn is a figure of the sentence against the same field in
+that turn's results ("2-year: 3.42% (down 5 bp)" where the 2-year yield was 3.47 then).
 """
 
 from __future__ import annotations
@@ -35,12 +37,13 @@ from verifier.deadline import check as check_deadline
 
 from ..attribute import sentence_starts
 from ..extract import NUMERIC_KINDS, Mention, extractor
+from ..haystack import Haystack
 from ..models import SUPPORTED_STATUSES, Item, Kind
 from ..normalizers import amounts
 from ..normalizers.numbers import CONTEXT
 from ..state import State
 
-REQUIRES = frozenset({"answer", "question", "matched", "locale", "policy"})
+REQUIRES = frozenset({"answer", "question", "matched", "locale", "policy", "history"})
 ASSIGNS = frozenset({"matched"})
 
 #: Most figures of one sentence searched: past this, pairs are too many to believe one.
@@ -62,6 +65,7 @@ def run(state: State) -> None:
     out = list(state.matched)
     asked = _question_figures(state)
     derived: set[int] = set()
+    earlier = _Earlier(state.history)
     wide_left = state.policy.max_derive_items  # wider searches are costly: as many as derive's
     for _ in range(_PASSES):  # a value derived in one pass is an operand in the next
         changed = False
@@ -69,12 +73,17 @@ def run(state: State) -> None:
                    and it.status in SUPPORTED_STATUSES]
         for i, (mention, item) in enumerate(out):
             if item.status != "unsupported" or mention.kind not in NUMERIC_KINDS or not mention.num_forms \
-                    or mention.invalid or _too_coarse(mention) or any(e.how == "opposite sign" for e in item.evidence):
+                    or mention.invalid or any(e.how == "opposite sign" for e in item.evidence):
                 continue  # the data holds it with the other sign: "up $3.18" where the change is -3.18
             check_deadline()
             # its sentence, and the sentence before on the same line ("... of 16,60 €. At 371,20 € that is 4,47 %")
             near = [j for j in figures if scope[j] in (scope[i], (scope[i][0] - 1, scope[i][1]))]
-            found = _search(mention, [out[j] for j in near[:_MAX_OPERANDS]])
+            # one pair a figure against an earlier turn: even a one-digit change is no accident
+            found = _since(mention, [out[j] for j in near[:_MAX_OPERANDS]], earlier)
+            if found is None and _too_coarse(mention):
+                continue
+            if found is None:
+                found = _search(mention, [out[j] for j in near[:_MAX_OPERANDS]])
             if found is None and _annualized(state.answer, mention):
                 found = _annual(mention, [out[j] for j in near[:_MAX_OPERANDS]])
             if found is None and wide_left > 0:
@@ -97,6 +106,68 @@ def run(state: State) -> None:
         if not changed:
             break
     state.matched = out
+
+
+class _Earlier:
+    """The earlier turns' numeric fields by (tool name, path), read on first use; a
+    field that tool results of one name give twice with two values is left out."""
+
+    def __init__(self, history: Haystack | None):
+        self._history = history
+        self._values: dict[tuple[str, str], Decimal | None] | None = None
+
+    def value(self, tool: str, path: str) -> Decimal | None:
+        if self._history is None:
+            return None
+        if self._values is None:
+            hay, values = self._history, dict[tuple[str, str], Decimal | None]()
+            for leaf, number in hay.leaf_value.items():
+                key = (hay.tool_of(leaf).name, hay.path(leaf))
+                values[key] = number if values.get(key, number) == number else None
+            self._values = values
+        return self._values.get((tool, path))
+
+
+def _since(target: Mention, operands: list[tuple[Mention, Item]],
+           earlier: _Earlier) -> tuple[str, list[tuple[Mention, Item]]] | None:
+    """A change of a figure of the sentence since an earlier turn: the figure against
+    the value the same field had then (one pair a figure, so no search among many)."""
+    for a, ai in operands:
+        if not ai.evidence:
+            continue
+        source = ai.evidence[0]
+        then, now = earlier.value(source.tool, source.path), _number(source.raw)
+        if then is None or now is None or not now or then == now:
+            continue
+        x = a.num_forms[0].value
+        y = CONTEXT.multiply(x, CONTEXT.divide(then, now))  # the answer's forms are linear in the field
+        was = f"{_plain(then)} (an earlier turn's {source.path})"
+        value, tolerance = target.num_forms[0].value, target.num_forms[0].tolerance
+        wanted = -abs(value) if target.direction < 0 and not target.explicit_sign else value
+        signed = target.explicit_sign or target.direction != 0
+        changes: list[tuple[Decimal | None, str | None, str]] = [
+            (CONTEXT.subtract(x, y), _unit(a), f"{a.text} - {was}")]  # now against then, in that order
+        if _unit(a) != "%":
+            change = _divide(x, y)
+            changes.append((change and CONTEXT.subtract(change, 1), None, f"({a.text} - {was}) / {was}"))
+        for result, unit, shown in changes:
+            if result is not None and _fits(unit, target) \
+                    and (abs(result - wanted) if signed else abs(abs(result) - abs(value))) <= tolerance:
+                return shown, [(a, ai)]
+    return None
+
+
+def _number(raw: str) -> Decimal | None:
+    """A leaf's JSON number text as a finite Decimal, else None."""
+    try:
+        number = Decimal(raw)
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
+def _plain(value: Decimal) -> str:
+    return format(value.normalize(), "f")
 
 
 def _too_coarse(mention: Mention) -> bool:
