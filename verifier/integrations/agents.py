@@ -30,16 +30,21 @@ import json
 import weakref
 from typing import Any, Literal
 
-from agents import (
-    Agent,
-    AgentHooks,
-    GuardrailFunctionOutput,
-    OutputGuardrail,
-    RunContextWrapper,
-    RunHooks,
-    Tool,
-)
 from pydantic import BaseModel
+
+try:
+    from agents import (
+        Agent,
+        AgentHooks,
+        GuardrailFunctionOutput,
+        OutputGuardrail,
+        RunContextWrapper,
+        RunHooks,
+        Tool,
+    )
+except ModuleNotFoundError as exc:  # say which extra brings it
+    raise ModuleNotFoundError(f"verifier.integrations.agents needs the [agents] extra "
+                              f"(pip install 'finverify[agents]'): {exc}", name=exc.name) from exc
 
 from .._errors import InputError
 from ..aio import averify
