@@ -7,7 +7,7 @@ def test_exported_names_are_pinned():
     assert sorted(verifier.__all__) == sorted([
         "verify", "Report", "Item", "Evidence", "Warnings", "Badge", "Highlight", "Suggestion", "Policy",
         "Haystack", "VerifierError", "InputError", "JSONInputError", "LimitError", "DeadlineExceeded", "__version__",
-        "verify_messages", "TranscriptError", "Judge", "JudgeError", "JudgeReply", "Judgement", "OpenAIJudge", "Note", "SentenceCheck",
+        "verify_messages", "averify", "averify_messages", "TranscriptError", "Judge", "JudgeError", "JudgeReply", "Judgement", "OpenAIJudge", "Note", "SentenceCheck",
     ])
     for name in verifier.__all__:
         assert hasattr(verifier, name)

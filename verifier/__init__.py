@@ -16,6 +16,7 @@ from ._errors import (
     TranscriptError,
     VerifierError,
 )
+from .aio import averify, averify_messages
 from .haystack import Haystack
 from .judge import Judge, JudgeError, JudgeReply, OpenAIJudge
 from .models import (
@@ -60,6 +61,8 @@ __all__ = [
     "VerifierError",
     "Warnings",
     "__version__",
+    "averify",
+    "averify_messages",
     "verify",
     "verify_messages",
 ]

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import os
 import sys
+from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -44,6 +46,21 @@ _STYLE = {"unsupported": "bold white on red", "invalid": "bold white on red", "d
 _BADGE = {"high": "bold white on green", "medium": "bold black on yellow", "low": "bold white on red"}
 
 
+class OutputFormat(StrEnum):
+    """``check --format``: how the report is printed."""
+
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
+
+
+class FailOn(StrEnum):
+    """``check --fail-on``: the confidence that makes the exit code 1."""
+
+    medium = "medium"
+    low = "low"
+
+
 def _example(name: str) -> str:
     return resources.files("verifier").joinpath("examples", name).read_text(encoding="utf-8")
 
@@ -54,18 +71,15 @@ def check(
     answer: Annotated[str | None, typer.Option(metavar="FILE", help="Text file with the answer ('-' for stdin). Default: the bundled example answer.")] = None,
     question: Annotated[str | None, typer.Option(help="The user's question, if known.")] = None,
     locale: Annotated[str, typer.Option(help="Locale the answer is written in (en_US, de_DE, fr_FR, ...).")] = "en_US",
-    format: Annotated[str, typer.Option("--format", help="text, json (indented) or jsonl (one line: append to a file for 'verifier suggest').")] = "text",
-    fail_on: Annotated[str | None, typer.Option(help="Exit 1 when confidence is this or worse: medium or low.")] = None,
+    format: Annotated[OutputFormat, typer.Option("--format", help="text, json (indented) or jsonl (one line: append to a file for 'verifier suggest').")] = OutputFormat.text,
+    fail_on: Annotated[FailOn | None, typer.Option(help="Exit 1 when confidence is this or worse.")] = None,
+    policy_spec: Annotated[str | None, typer.Option("--policy", metavar="FILE|JSON", help="A Policy: a JSON file of its fields, or the JSON itself ('{\"derive\": false}').")] = None,
     stopwords: Annotated[Path | None, typer.Option(help="A file of extra words that are never tickers (one a line).")] = None,
     judge_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL of a model judge for high-stakes sentences (default: VERIFIER_JUDGE_URL; none: off).")] = None,
     judge_model: Annotated[str | None, typer.Option(help="The judge's model name (default: VERIFIER_JUDGE_MODEL).")] = None,
     messages: Annotated[Path | None, typer.Option(help="A transcript instead of --tools/--answer/--question: a JSON list of OpenAI, Anthropic or LangChain messages.")] = None,
 ) -> None:
     """Verify one answer and print the report."""
-    if format not in ("text", "json", "jsonl"):
-        _fail(f"--format must be text, json or jsonl, not {format!r}")
-    if fail_on not in (None, "medium", "low"):
-        _fail(f"--fail-on must be medium or low, not {fail_on!r}")
     history = None
     try:
         if messages is not None:
@@ -82,12 +96,14 @@ def check(
         else:
             tool_results = load_path(tools)
             text = sys.stdin.read() if answer == "-" else read_text(answer)
-        policy = None
+        policy = _load_policy(policy_spec) if policy_spec is not None else None
         if stopwords:
             try:
-                policy = Policy(extra_stopwords=tuple(sorted(stoplists.load_file(stopwords))))
+                words = stoplists.load_file(stopwords)
             except OSError as exc:
                 _fail(f"{stopwords}: cannot read file ({exc.strerror})")
+            base = policy or Policy()
+            policy = base.model_copy(update={"extra_stopwords": tuple(sorted({*words, *base.extra_stopwords}))})
         judge = _judge(judge_url, judge_model)
         report = verify(text.rstrip("\n"), tool_results, question=question, locale=locale, policy=policy,
                         history=history, judge=judge if judge is not None else False)
@@ -95,14 +111,27 @@ def check(
         _fail(str(exc))
     except ValueError as exc:  # pydantic validation of options, stop-list files
         _fail(str(exc))
-    if format == "jsonl":
+    if format is OutputFormat.jsonl:
         print(json_text(report))
-    elif format == "json":
+    elif format is OutputFormat.json:
         out.print_json(json_text(report))
     else:
         _print_report(text.rstrip("\n"), report)
-    if fail_on and _RANK[report.confidence] >= _RANK[fail_on]:
+    if fail_on and _RANK[report.confidence] >= _RANK[fail_on.value]:
         raise typer.Exit(1)
+
+
+def _load_policy(spec: str) -> Policy:
+    """``--policy``: inline JSON (it starts with ``{`` or ``[``) or the path of a JSON file."""
+    data = loads(spec, "--policy") if spec.lstrip().startswith(("{", "[")) else load_path(spec)
+    if not isinstance(data, dict):
+        raise InputError(f"must be a JSON object of Policy fields, got {type(data).__name__}", "--policy")
+    try:
+        return Policy.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise InputError(f"{field}: {first['msg']}" if field else first["msg"], "--policy") from None
 
 
 @app.command(name="eval")
