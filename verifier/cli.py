@@ -139,18 +139,29 @@ def eval_(
     dataset: Annotated[Path, typer.Argument(help="Labelled JSONL: id, locale, question, tool_results, answer, label, faults.")],
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the results as JSON here.")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here: charts, latency, every false alarm and miss highlighted (needs the [report] extra).")] = None,
+    compare: Annotated[Path | None, typer.Option("--compare", metavar="BEFORE.json", help="An earlier run's --json output: list the cases that flipped (and mark them in --html).")] = None,
 ) -> None:
     """Run a labelled set; print pass/catch rates, localisation, P/R/F1, per kind and latency."""
+    from . import eval_report
+
     try:
         records = load_dataset(dataset)
+        before = eval_report.load_before(compare) if compare else None
     except (VerifierError, OSError) as exc:
         _fail(str(exc))
     if not records:
         _fail(f"{dataset}: no cases in the file")
+    if html:
+        try:
+            import matplotlib  # noqa: F401
+        except ModuleNotFoundError:
+            _fail("--html draws its charts with matplotlib: pip install 'finverify[report]'")
+    shown = eval_report.Collector(eval_report.before_outcomes(before, records) if before else None)
     with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, disable=not progress) as bar:
         task = bar.add_task("eval", total=len(records))
-        result = run(records, str(dataset), progress=lambda: bar.advance(task))
+        result = run(records, str(dataset), progress=lambda: bar.advance(task), on_report=shown if html else None)
     table = Table(title=f"{dataset} ({result.verifier.cases} cases)")
     table.add_column("measure")
     table.add_column("verifier", justify="right")
@@ -172,8 +183,19 @@ def eval_(
                        ("errors", result.errors)):
         if ids:
             out.print(f"[bold]{title}[/bold]: " + ", ".join(ids))
+    if before:
+        flips = eval_report.compare(before, result).flips
+        out.print(Text(f"changed since {compare}: {len(flips)} cases", style="bold"))
+        for flip in flips:
+            print(f"  {flip.change}: {flip.id} ({flip.before} -> {flip.after})")
     if json_out:
         json_out.write_text(result.model_dump_json(indent=2), encoding="utf-8")
+    if html:
+        try:
+            eval_report.write_html(html, result, shown.cases, before)
+        except OSError as exc:
+            _fail(f"{html}: cannot write the report ({exc.strerror})")
+        print(f"report written to {html}", file=sys.stderr)
 
 
 @app.command(name="judge-eval")

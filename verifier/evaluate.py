@@ -5,7 +5,9 @@ A case is *flagged* when its report has at least one flagged item. Measures:
 clean pass rate (clean cases not flagged), faulty catch rate (faulty cases flagged),
 localisation (labelled faults overlapped by a flagged span), answer-level
 precision/recall/F1 with "faulty" as the positive class, per fault kind, and verify
-latency percentiles.
+latency percentiles. Each verified case's outcome and latency is kept too (``cases``), so two
+runs can be compared case by case and the latency drawn as a distribution
+(``verifier.eval_report``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,17 @@ class Scores(BaseModel):
     misses: list[str] = Field(description="Ids of faulty cases that were not flagged.")
 
 
+class CaseResult(BaseModel):
+    """One verified case of the set: what the verifier made of it."""
+
+    id: str
+    label: str = Field(description="clean or faulty, as labelled.")
+    flagged: bool = Field(description="The report flagged at least one span.")
+    faults: int = Field(0, description="Labelled faults found in the answer.")
+    located: int = Field(0, description="Of those, how many a flagged span overlaps.")
+    latency_ms: float
+
+
 class EvalResult(BaseModel):
     """``verifier eval`` output."""
 
@@ -51,6 +64,7 @@ class EvalResult(BaseModel):
     latency_ms: dict[str, float] = Field(description="Verify latency percentiles (p50, p90, p99, max).")
     baseline_latency_ms: dict[str, float]
     errors: list[str] = Field(default_factory=list, description="Cases that raised, with the message.")
+    cases: list[CaseResult] = Field(default_factory=list, description="The verifier's outcome per case, in order.")
 
 
 def load_dataset(path: str | Path) -> list[dict[str, Any]]:
@@ -67,7 +81,8 @@ def load_dataset(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
-def _spans(answer: str, faults: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
+def fault_spans(answer: str, faults: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of each labelled fault found in ``answer`` (its first occurrence)."""
     out = []
     for fault in faults:
         text = fault.get("text", "")
@@ -89,7 +104,8 @@ class _Tally:
         self.false_alarms: list[str] = []
         self.misses: list[str] = []
 
-    def add(self, record: dict[str, Any], flagged: list[tuple[int, int]]) -> None:
+    def add(self, record: dict[str, Any], flagged: list[tuple[int, int]]) -> int:
+        """Count one case; returns how many of its labelled faults ``flagged`` overlaps."""
         faulty = record["label"] == "faulty"
         hit = bool(flagged)
         if faulty and hit:
@@ -102,12 +118,15 @@ class _Tally:
             self.false_alarms.append(record["id"])
         else:
             self.tn += 1
-        for span in _spans(record["answer"], record.get("faults", [])):
+        found = 0
+        for span in fault_spans(record["answer"], record.get("faults", [])):
             located = _overlaps(span, flagged)
+            found += located
             self.faults += 1
             self.located += located
             self.kinds[span[2]]["total"] += 1
             self.kinds[span[2]]["caught"] += located
+        return found
 
     def scores(self) -> Scores:
         clean, faulty = self.tn + self.fp, self.tp + self.fn
@@ -145,9 +164,13 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 
 def run(records: Iterable[dict[str, Any]], dataset: str = "",
-        progress: Callable[[], None] | None = None) -> EvalResult:
-    """Verify every record with the verifier and the naive baseline; score both."""
+        progress: Callable[[], None] | None = None,
+        on_report: Callable[[dict[str, Any], Report], None] | None = None) -> EvalResult:
+    """Verify every record with the verifier and the naive baseline; score both.
+    ``on_report(record, report)`` is called with each verified record's report (the HTML
+    report keeps the false alarms' and misses')."""
     ours, naive = _Tally(), _Tally()
+    cases: list[CaseResult] = []
     times: list[float] = []
     naive_times: list[float] = []
     errors: list[str] = []
@@ -160,7 +183,13 @@ def run(records: Iterable[dict[str, Any]], dataset: str = "",
         except ValueError as exc:
             errors.append(f"{record['id']}: {exc}")
             continue
-        ours.add(record, flagged_spans(report))
+        spans = flagged_spans(report)
+        located = ours.add(record, spans)
+        cases.append(CaseResult(id=record["id"], label=record["label"], flagged=bool(spans),
+                                faults=len(fault_spans(record["answer"], record.get("faults", []))),
+                                located=located, latency_ms=round(times[-1], 4)))
+        if on_report:
+            on_report(record, report)
         t0 = time.perf_counter()
         missing = baseline.unsupported(record["answer"], record["tool_results"])
         naive_times.append((time.perf_counter() - t0) * 1000)
@@ -170,4 +199,5 @@ def run(records: Iterable[dict[str, Any]], dataset: str = "",
     return EvalResult(
         dataset=dataset, verifier=ours.scores(), baseline=naive.scores(),
         latency_ms=percentiles(times), baseline_latency_ms=percentiles(naive_times), errors=errors,
+        cases=cases,
     )
