@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -338,6 +339,7 @@ def test_messages_verify_to_the_same_report_as_the_explicit_call(base, name):
     call = fixture["expected_call"]
     expected = verify(call["answer"], call["tool_results"], question=call.get("question"),
                       history=call.get("history") or None)
+    assert str(uuid.UUID(got.pop("audit_id"))) != ""  # the service's one addition: its record's id
     assert got == json.loads(expected.model_dump_json())
 
 
