@@ -1,5 +1,7 @@
 """The FastAPI application: ``create_app(settings)`` wires settings, the audit log,
-metrics, routers, error handlers, CORS and the demo page.
+metrics, routers, error handlers, CORS, request ids, the docs and the demo page.
+
+``/docs`` and ``/redoc`` work offline (see :mod:`api.docs`).
 
 Run it with ``verifier serve`` (see :mod:`api.server`) or any ASGI server:
 ``uvicorn --factory api.app:create_app``.
@@ -18,8 +20,9 @@ from fastapi.staticfiles import StaticFiles
 
 from verifier import __version__
 
-from . import errors
+from . import errors, openapi, request_id
 from .audit import AuditLog
+from .docs import docs_app
 from .metrics import LatencyMiddleware, Metrics
 from .routes import health, stats, verify
 from .service import VerifyService
@@ -31,7 +34,10 @@ DESCRIPTION = """Checks an assistant's answer against the tool results it consul
 the answer is rendered. Every number, ticker, date and security code in the answer is
 looked up in the tool data; the Report says how each is supported (with the JSON path of
 the evidence), a confidence (high / medium / low), an action, and the UI payload (badge,
-message, highlighted spans, a retry hint). Numbers in requests are read exactly."""
+message, highlighted spans, a retry hint). Numbers in requests are read exactly.
+
+Every response carries `X-Request-ID` (the client's own, when it sends a sane one); a
+verified answer's Report carries `audit_id`, the id of its record in the audit log."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -54,7 +60,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 audit.close()  # writes every queued record before the process exits
             metrics.worker_exit()
 
-    app = FastAPI(title="finverify", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app = docs_app(title="finverify", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                   responses=openapi.SERVER_ERROR)
+    openapi.install(app)
     app.state.settings, app.state.metrics, app.state.audit = settings, metrics, None
     errors.install(app)
     app.include_router(verify.router)
@@ -68,7 +76,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return FileResponse(STATIC / "index.html")
 
     if settings.cors_origins:
-        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins,
-                           allow_methods=["GET", "POST"], allow_headers=["Authorization", "Content-Type"])
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
+                           allow_headers=["Authorization", "Content-Type", request_id.HEADER],
+                           expose_headers=[request_id.HEADER])
     app.add_middleware(LatencyMiddleware, metrics=metrics)
+    request_id.install(app)  # outermost: even a 401 from CORS's preflight carries the id
     return app

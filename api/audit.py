@@ -17,6 +17,7 @@ import logging
 import queue
 import threading
 import time
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,6 +35,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
 )
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, SQLAlchemyError, StatementError
@@ -69,7 +71,14 @@ verifications = Table(
     Column("suggestions", JSON, nullable=False),
     Column("judgements", JSON, nullable=False),
     Column("latency_ms", Float, nullable=False),
+    # added later (a log created before them gets them on open, see _add_columns): null in
+    # the records written before
+    Column("audit_id", String(36), unique=True, comment="the Report's audit_id: a UUID4"),
+    Column("request_id", String(128), comment="the request's X-Request-ID"),
 )
+
+#: Columns added after the first release: an existing table gets them with ALTER TABLE.
+_ADDED = ("audit_id", "request_id")
 
 _STOP = object()
 
@@ -83,9 +92,9 @@ def _sha(text: str) -> str:
 
 def build_record(report: Report, answer: str, question: str | None, tool_names: list[str],
                  meta: dict[str, Any], locale: str, latency_ms: float,
-                 redactor: Redactor | None = None) -> dict[str, Any]:
+                 redactor: Redactor | None = None, request_id: str | None = None) -> dict[str, Any]:
     """The row for one verification (cheap: plain dicts, no I/O); redacted when a
-    ``redactor`` is given."""
+    ``redactor`` is given. Its ``audit_id`` is the report's, or a new UUID4."""
     items = []
     for item in report.items:
         if item.flagged:
@@ -117,6 +126,7 @@ def build_record(report: Report, answer: str, question: str | None, tool_names: 
                         for s in report.suggestions],
         "judgements": judgements,
         "latency_ms": round(latency_ms, 3),
+        "audit_id": report.audit_id or str(uuid.uuid4()), "request_id": request_id,
     }))
 
 
@@ -201,6 +211,23 @@ def check_audit(url: str) -> None:
         engine.dispose()
 
 
+def _add_columns(engine: Engine) -> None:
+    """Give a table created by an earlier version the columns added since (nullable, so
+    its old records stay as they are); a no-op on a current table."""
+    have = {c["name"] for c in inspect(engine).get_columns(verifications.name)}
+    missing = [verifications.c[name] for name in _ADDED if name not in have]
+    if not missing:
+        return
+    with engine.begin() as conn:
+        for column in missing:
+            kind = column.type.compile(dialect=engine.dialect)
+            conn.exec_driver_sql(f"ALTER TABLE {verifications.name} ADD COLUMN {column.name} {kind}")
+            if column.unique:
+                conn.exec_driver_sql(f"CREATE UNIQUE INDEX IF NOT EXISTS ix_{verifications.name}_{column.name} "
+                                     f"ON {verifications.name} ({column.name})")
+    log.info("audit: added columns %s to %s", ", ".join(c.name for c in missing), engine.url)
+
+
 class AuditFailed(Exception):
     """A record the durable mode could not commit (the request answers 503)."""
 
@@ -226,6 +253,7 @@ class AuditLog:
         for attempt in range(5):
             try:
                 metadata.create_all(self.engine)
+                _add_columns(self.engine)
                 break
             except SQLAlchemyError as exc:
                 # worker processes starting together race to create the table: the loser

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from verifier import InputError, LimitError, VerifierError
 
+from . import request_id
 from .audit import AuditFailed
 from .body import BodyTimeout, BodyTooLarge, UnsupportedMediaType
 from .service import OverBudget
@@ -111,8 +112,11 @@ async def _http(_: Request, exc: Exception) -> JSONResponse:
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     """Any other exception: a bug. Logged with its traceback, answered in the error shape
     (a plain-text 500 would break clients that parse every answer as JSON)."""
-    _log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
-    return error_response(500, "internal_error", "the service failed on this request; it was logged")
+    rid = request_id.current()
+    _log.error("unexpected error on %s %s (request %s)", request.method, request.url.path, rid, exc_info=exc)
+    # (answered outside the middleware that adds the id to every other response)
+    return error_response(500, "internal_error", "the service failed on this request; it was logged",
+                          headers={request_id.HEADER: rid} if rid else None)
 
 
 def install(app: FastAPI) -> None:

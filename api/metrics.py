@@ -5,11 +5,17 @@ worker processes (``verifier serve --workers N``) the figures of every worker ar
 summed: the server sets ``PROMETHEUS_MULTIPROC_DIR`` before the workers start, so each
 writes its values to files there (prometheus_client's multiprocess mode), and
 :meth:`Metrics.render` reads them all, whichever worker answers the scrape.
+
+Names follow Prometheus' conventions: counters end in ``_total``, durations are
+``_duration_seconds``, ``verifier_build_info`` is 1 with the version as a label, and the
+``_created`` series prometheus_client adds by default are off (they double the series
+count and no query here uses them).
 """
 
 from __future__ import annotations
 
 import os
+import platform
 import time
 from typing import Any
 
@@ -18,12 +24,15 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    disable_created_metrics,
     generate_latest,
     multiprocess,
 )
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from verifier import Report
+from verifier import Report, __version__
+
+disable_created_metrics()  # (a process-wide switch of prometheus_client)
 
 #: Latency buckets in seconds: the service aims at a few milliseconds per answer.
 _BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -34,17 +43,20 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        self.latency = Histogram("verifier_request_seconds", "HTTP request latency.",
+        self.build_info = Gauge("verifier_build_info", "Always 1: the verifier's version and Python's.",
+                                ["version", "python"], registry=self.registry, multiprocess_mode="max")
+        self.build_info.labels(__version__, platform.python_version()).set(1)
+        self.latency = Histogram("verifier_request_duration_seconds", "HTTP request latency.",
                                  ["route", "method", "status"], buckets=_BUCKETS, registry=self.registry)
         self.verifications = Counter("verifier_verifications_total", "Verifications by confidence.",
                                      ["confidence"], registry=self.registry)
         self.flagged = Counter("verifier_flagged_items_total", "Flagged items by kind and status.",
                                ["kind", "status"], registry=self.registry)
-        self.audit_written = Counter("verifier_audit_written", "Audit records written.",
+        self.audit_written = Counter("verifier_audit_written_total", "Audit records written.",
                                      registry=self.registry)
-        self.audit_failed = Counter("verifier_audit_failed", "Audit records lost: the database "
+        self.audit_failed = Counter("verifier_audit_failed_total", "Audit records lost: the database "
                                     "refused them or did not answer.", registry=self.registry)
-        self.audit_dropped = Counter("verifier_audit_dropped", "Audit records dropped: the "
+        self.audit_dropped = Counter("verifier_audit_dropped_total", "Audit records dropped: the "
                                      "writer's queue was full.", registry=self.registry)
         # summed over the live workers in multiprocess mode
         self.audit_queue = Gauge("verifier_audit_queue", "Audit records waiting to be written.",

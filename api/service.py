@@ -15,12 +15,11 @@ import asyncio
 import hashlib
 import threading
 import time
+import uuid
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
-
-from pydantic import ValidationError
 
 from verifier import DeadlineExceeded, Haystack, InputError, LimitError, Policy, Report, verify
 from verifier.deadline import Deadline
@@ -30,6 +29,7 @@ from verifier.transcripts import read_transcript
 from .audit import AuditLog, build_record
 from .metrics import Metrics
 from .redact import Redactor
+from .request_id import current as current_request_id
 from .schemas import VerifyRequest
 from .settings import Settings
 
@@ -123,12 +123,7 @@ class VerifyService:
         self.pool = ThreadPoolExecutor(max_workers=settings.verify_threads, thread_name_prefix="verify")
 
     def _policy(self, request: VerifyRequest) -> Policy:
-        try:
-            policy = Policy.model_validate(request.policy or {})
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(["policy", *(str(p) for p in first["loc"])])
-            raise InputError(first["msg"], where) from None
+        policy = request.policy or Policy()  # (validated with the request: 422 naming policy.<field>)
         # the service's limits cap what a caller may ask for: a value above one is lowered
         # to it, silently (a request's deadline_ms may only shorten the time budget, which
         # is in force as the deadline already)
@@ -141,7 +136,8 @@ class VerifyService:
             "judge_max_sentences": min(policy.judge_max_sentences, s.judge_max_sentences),
         })
 
-    def _run_one(self, request: VerifyRequest, abandoned: threading.Event | None = None) -> Report:
+    def _run_one(self, request: VerifyRequest, rid: str | None,
+                 abandoned: threading.Event | None = None) -> Report:
         started = time.perf_counter()
         policy = self._policy(request)
         case = _case_of(request)
@@ -150,16 +146,19 @@ class VerifyService:
         hay = self.cache.get(case.tool_results, request.locale, policy.max_leaves)
         report = verify(case.answer, question=case.question, locale=request.locale,
                         policy=policy, haystack=hay, history=case.history)
+        if self.audit is not None:  # the id of the record it will be, so a client can quote it
+            report = report.model_copy(update={"audit_id": str(uuid.uuid4())})
         if abandoned is None or not abandoned.is_set():  # a 503 went out: the caller never saw it
-            self._record(request, case, report, (time.perf_counter() - started) * 1000)
+            self._record(request, case, report, (time.perf_counter() - started) * 1000, rid)
         return report
 
-    def _record(self, request: VerifyRequest, case: Case, report: Report, latency_ms: float) -> None:
+    def _record(self, request: VerifyRequest, case: Case, report: Report, latency_ms: float,
+                rid: str | None) -> None:
         if self.audit is not None:
             row = build_record(
                 report, case.answer, case.question, _tool_names(case.tool_results),
                 request.metadata.model_dump(exclude_none=True), request.locale, latency_ms,
-                self.redactor)
+                self.redactor, request_id=rid)
             if self.settings.audit_sync:
                 self.audit.write([row])  # committed before the response goes out (or AuditFailed)
             else:
@@ -190,18 +189,20 @@ class VerifyService:
 
     async def verify(self, request: VerifyRequest) -> Report:
         """One verification."""
-        return await self._budgeted(self._run_one, request)  # type: ignore[no-any-return]
+        return await self._budgeted(self._run_one, request, current_request_id())  # type: ignore[no-any-return]
 
     async def batch(self, requests: list[VerifyRequest]) -> list[Report]:
         """Many verifications in order; the same tool results share one haystack (the cache)."""
         if len(requests) > self.settings.max_batch:
             raise LimitError("number of requests in the batch", len(requests), self.settings.max_batch)
 
+        rid = current_request_id()  # (read here: the pool's threads do not see the request's context)
+
         def run_all(abandoned: threading.Event) -> list[Report]:
             reports = []
             for n, request in enumerate(requests):
                 try:
-                    reports.append(self._run_one(request, abandoned))
+                    reports.append(self._run_one(request, rid, abandoned))
                 except InputError as exc:
                     message = str(exc).removeprefix(f"{exc.where}: ") if exc.where else str(exc)
                     raise InputError(message, f"requests[{n}].{exc.where or 'body'}") from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -111,14 +112,14 @@ def test_health_readiness_and_metrics(base):
     metrics = httpx.get(f"{base}/metrics").text
     assert 'verifier_verifications_total{confidence="medium"} 1.0' in metrics
     assert 'verifier_flagged_items_total{kind="amount",status="unsupported"} 1.0' in metrics
-    assert 'verifier_request_seconds_count{method="POST",route="/v1/verify",status="200"} 1.0' in metrics
+    assert 'verifier_request_duration_seconds_count{method="POST",route="/v1/verify",status="200"} 1.0' in metrics
 
 
 def test_metrics_label_docs_and_static_files_by_their_route_and_unknown_paths_alike(base):
     for path in ("/docs", "/openapi.json", "/static/badge.js", "/no/such/page", "/also/missing"):
         httpx.get(f"{base}{path}")
     lines = [line for line in httpx.get(f"{base}/metrics").text.splitlines()
-             if line.startswith("verifier_request_seconds_count")]
+             if line.startswith("verifier_request_duration_seconds_count")]
     for route in ("/docs", "/openapi.json", "/static"):
         assert any(f'route="{route}",status="200"' in line for line in lines), (route, lines)
     # two unknown paths share one label: a scanner cannot grow the metric
@@ -338,6 +339,7 @@ def test_messages_verify_to_the_same_report_as_the_explicit_call(base, name):
     call = fixture["expected_call"]
     expected = verify(call["answer"], call["tool_results"], question=call.get("question"),
                       history=call.get("history") or None)
+    assert str(uuid.UUID(got.pop("audit_id"))) != ""  # the service's one addition: its record's id
     assert got == json.loads(expected.model_dump_json())
 
 
@@ -439,6 +441,10 @@ def test_metrics_sum_every_worker_when_serving_with_several(tmp_path: Path):
         assert codes == [200] * n
         totals = {_verifications(httpx.get(f"{base}/metrics").text) for _ in range(6)}
         assert totals == {float(n)}
+        exposition = httpx.get(f"{base}/metrics").text
+        # one build_info series however many workers, and no _created series in this mode either
+        assert len([line for line in exposition.splitlines() if line.startswith("verifier_build_info{")]) == 1
+        assert "_created" not in exposition
     finally:
         proc.terminate()
         proc.wait(30)

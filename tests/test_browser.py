@@ -290,3 +290,67 @@ def test_badge_js_draws_a_report_on_its_own(page: Any) -> None:
     assert result["text"] == "A 𝔘 B 😀😀 C <i>x</i> D"
     assert result["italics"] == 0
     assert 'class="fv-badge fv-badge--low"' in result["badge"] and ">Unverified<" in result["badge"]
+
+
+# ---- the API docs, offline ---------------------------------------------------------------------
+
+#: The operations Swagger UI must draw, as its element ids (operations-<tag>-<operationId>).
+DOC_OPERATIONS = {"operations-verify-verify", "operations-verify-verifyBatch", "operations-stats-getStats",
+                  "operations-ops-getMetrics", "operations-ops-getHealth"}
+
+
+@pytest.fixture
+def offline(browser: Any, server: str) -> Iterator[tuple[Any, list[str]]]:
+    """A page whose network ends at the test server: any other request is aborted and listed
+    (FastAPI's own /docs loads Swagger UI from a CDN, and would draw a blank page here)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    elsewhere: list[str] = []
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(server) or r.request.url.startswith("data:"):
+            r.continue_()
+        else:
+            elsewhere.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page, elsewhere
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def test_swagger_ui_renders_the_operations_offline(offline: tuple[Any, list[str]], server: str,
+                                                   tmp_path: Path) -> None:
+    page, elsewhere = offline
+    page.goto(server + "docs")
+    page.wait_for_selector(".opblock", timeout=15_000)
+    drawn = set(page.eval_on_selector_all(".opblock", "els => els.map(e => e.id)"))
+    assert DOC_OPERATIONS <= drawn, drawn
+    assert "Verify one answer" in page.inner_text("#operations-verify-verify")
+    page.click("#operations-verify-verify .opblock-summary")  # opens: the request body's schema
+    page.wait_for_selector("#operations-verify-verify .opblock-body")
+    assert elsewhere == []
+    shot = tmp_path / "docs.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+
+def test_redoc_renders_offline(offline: tuple[Any, list[str]], server: str) -> None:
+    page, elsewhere = offline
+    page.goto(server + "redoc")
+    page.wait_for_selector("h2:has-text('Verify one answer against the tool results it consulted')",
+                           timeout=15_000)
+    titles = page.eval_on_selector_all("h2", "hs => hs.map(h => h.textContent)")
+    assert any(t.startswith("Verification counts, flag rate") for t in titles), titles
+    assert elsewhere == []
+
+
+def test_the_demo_pages_docs_link_opens_swagger_ui(offline: tuple[Any, list[str]], server: str) -> None:
+    page, elsewhere = offline
+    page.goto(server)
+    page.click("nav.links a[href=docs]")
+    page.wait_for_selector(".opblock", timeout=15_000)
+    assert page.url == server + "docs" and elsewhere == []

@@ -3,8 +3,12 @@
 Every operation gets a small, derandomized batch of generated requests (valid and invalid
 bodies, queries and headers) sent over real HTTP to the app ``verifier serve`` runs, with an
 API key. No answer may be a 5xx, every 4xx is the API's one error shape
-(:func:`verifier.api.errors.error_response`), and schemathesis' built-in checks hold (no
-server error, status code, content type and response body conform to the schema).
+(:func:`verifier.api.errors.error_response`), and schemathesis' response checks hold: no
+server error, and the status code, content type, headers (``X-Request-ID``) and body of
+every response conform to the schema. They are named here rather than left to the
+defaults, so a configuration change cannot turn them off unseen; the run must include
+real 200 Reports for the body check to mean something, and a test below shows the body
+check failing on a Report that breaks the schema.
 
 The operations are driven with ``operation.as_strategy()`` rather than the pytest plugin's
 ``schemathesis.pytest.from_fixture``: the lazy loader reads ``request.node._nodeid``, which
@@ -13,11 +17,22 @@ pytest 9 no longer has.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
-from schemathesis.checks import negative_data_rejection, positive_data_acceptance
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+from schemathesis.core.failures import FailureGroup
+from schemathesis.core.transport import Response
 from verifier.api.app import create_app
 from verifier.api.settings import Settings
 
@@ -59,29 +74,68 @@ def test_every_documented_operation_is_covered():
     assert ("POST", "/v1/verify") in OPERATIONS and ("GET", "/v1/stats") in OPERATIONS
 
 
+#: The checks run on every response (schemathesis' positive_data_acceptance and
+#: negative_data_rejection are left out: see the test below).
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
+          response_headers_conformance, response_schema_conformance]
+#: (method, path, mode) -> how often each status came back, filled by the runs below.
+STATUSES: dict[tuple[str, str, str], Counter[int]] = {}
+
+
 @pytest.mark.parametrize("mode, method, path", RUNS, ids=[f"{m} {p} {mode.value}" for mode, m, p in RUNS])
 def test_generated_requests_get_no_5xx_and_the_error_shape(api_schema, mode, method, path):
     """Positive mode sends schema-valid requests, negative mode ones the schema forbids."""
     operation = api_schema[path][method]
+    seen = STATUSES.setdefault((method, path, mode.value), Counter())
 
     @given(case=operation.as_strategy(generation_mode=mode))
     @settings(max_examples=15, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     def run(case):
-        # The built-in checks (not_a_server_error, status_code_conformance,
-        # content_type_conformance, response_schema_conformance, ...) but one:
-        # positive_data_acceptance wants every schema-valid body to be a 2xx, and the request
-        # models carry rules between fields that the JSON Schema does not state (give
-        # ``answer`` and ``tool_results`` or ``messages``; ``format`` only with ``messages``),
-        # which the service answers as 422 invalid_input in the error shape checked below.
-        # negative_data_rejection wants every schema-violating request to be a 4xx, but
-        # unknown query parameters are ignored by design (as FastAPI does), and a case whose
-        # "violation" is a missing Authorization header gets it added back by this test.
-        response = case.call_and_validate(headers=AUTH,
-                                          excluded_checks=[positive_data_acceptance, negative_data_rejection])
+        # Not run: positive_data_acceptance wants every schema-valid body to be a 2xx, but
+        # what a request holds can still be unusable in ways no JSON Schema states (a locale
+        # Babel does not know, a transcript with no answer), which the service answers as 422
+        # invalid_input in the error shape checked below. negative_data_rejection wants every
+        # schema-violating request to be a 4xx, but unknown query parameters are ignored by
+        # design (as FastAPI does), and a case whose "violation" is a missing Authorization
+        # header gets it added back by this test.
+        response = case.call_and_validate(headers=AUTH, checks=CHECKS)
+        seen[response.status_code] += 1
         check_error_shape(response)
 
     run()
+
+
+@pytest.mark.parametrize("path", ["/v1/verify", "/v1/verify/batch"])
+def test_the_generated_requests_included_real_reports(path):
+    """The schema states the request's shapes, so positive mode sends verifiable requests:
+    the body check above validated real Reports, not only error bodies."""
+    seen = STATUSES.get(("POST", path, "positive"))
+    if seen is None:
+        pytest.skip("run together with the generated requests above")
+    assert seen[200] >= 2, seen
+
+
+def test_the_checks_fail_a_response_that_breaks_the_schema(api_schema):
+    """The service's own 200 passes the body and header checks; the same response with a
+    Report that breaks the schema, or without its X-Request-ID, fails them."""
+    case = api_schema["/v1/verify"]["POST"].Case(
+        body={"answer": "AAPL is $1.", "tool_results": [{"name": "q", "output": {"symbol": "AAPL"}}]},
+        media_type="application/json")
+    real = case.call(headers=AUTH)
+    assert real.status_code == 200, real.text
+    checks = [response_schema_conformance, response_headers_conformance]
+    case.validate_response(real, checks=checks)
+
+    def altered(content: bytes, drop: str = "") -> Response:
+        headers = {k: v for k, v in real.headers.items() if k != drop}
+        return Response(real.status_code, headers, content, real.request, real.elapsed, verify=True)
+
+    with pytest.raises(FailureGroup, match="Response violates schema"):
+        case.validate_response(altered(json.dumps({**real.json(), "confidence": "certain"}).encode()),
+                               checks=checks)
+    with pytest.raises(FailureGroup, match="X-Request-ID"):
+        case.validate_response(altered(real.content, drop="x-request-id"), checks=checks)
 
 
 def test_the_schema_documents_what_schemathesis_found_undocumented():

@@ -264,6 +264,11 @@ class Report(BaseModel):
         "direction, overlap, citations, coverage of the question, conflicting sources).")
     locale: str = Field(description="Locale the answer was read in.", examples=["en_US"])
     version: str = Field(description="Verifier version that produced the report.")
+    audit_id: str | None = Field(
+        None, exclude_if=lambda v: v is None,  # absent, not null, outside the service
+        description="The id of this decision's record in the service's audit log (the HTTP API "
+        "only, while its audit log is on): quote it to find the record, e.g. in a problem report.",
+        examples=["0f1e9d0c-6a3b-4a51-9a52-3c4a0d2b7e11"])
 
 
 def decimal_text(value: Decimal) -> str:

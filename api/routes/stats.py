@@ -49,7 +49,7 @@ def _aware(moment: datetime | None) -> datetime | None:
     401: {"model": ErrorBody, "description": "An API key is configured and the request lacks it."},
     409: {"model": ErrorBody, "description": "The audit log is off (VERIFIER_AUDIT_URL empty)."},
     422: {"model": ErrorBody, "description": "A query parameter is malformed; names it (query.<name>)."}},
-    summary="Verification counts, flag rate and confidence, overall and per group")
+    operation_id="getStats", summary="Verification counts, flag rate and confidence, overall and per group")
 async def get_stats(
     audit: AuditDep,
     since: Annotated[IsoDateTime | None, Query(description="From this time (ISO 8601; UTC if no offset).")] = None,

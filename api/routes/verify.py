@@ -19,8 +19,10 @@ _ERRORS: dict[int | str, dict[str, object]] = {
     401: {"model": ErrorBody, "description": "An API key is configured and the request lacks it."},
     413: {"model": ErrorBody, "description": "Body, answer or tool results over a limit."},
     415: {"model": ErrorBody, "description": "The body was not sent as application/json."},
+    408: {"model": ErrorBody, "description": "The body did not arrive within VERIFIER_BODY_TIMEOUT_S."},
     422: {"model": ErrorBody, "description": "Malformed JSON, wrong types or unusable input; names the field."},
-    503: {"model": ErrorBody, "description": "The request took longer than the time budget."},
+    503: {"model": ErrorBody, "description": "The request took longer than the time budget (timeout), "
+          "or the durable audit log could not commit its record (audit_unavailable)."},
 }
 
 
@@ -34,7 +36,7 @@ _EXAMPLE = example_report()
 
 @router.post("/verify", response_model=None, responses={
     200: {"model": Report, "content": {"application/json": {"example": _EXAMPLE}}}, **_ERRORS},
-             summary="Verify one answer against the tool results it consulted")
+             operation_id="verify", summary="Verify one answer against the tool results it consulted")
 async def verify_one(request: VerifyRequest, service: ServiceDep) -> Response:
     report = await service.verify(request)
     return _json(json_text(report))
@@ -43,6 +45,7 @@ async def verify_one(request: VerifyRequest, service: ServiceDep) -> Response:
 @router.post("/verify/batch", response_model=None, responses={
     200: {"model": BatchResponse, "content": {"application/json": {"example": {"reports": [_EXAMPLE]}}}},
     **_ERRORS},
+             operation_id="verifyBatch",
              summary="Verify many answers (the same tool results are indexed once)")
 async def verify_batch(batch: BatchRequest, service: ServiceDep) -> Response:
     reports = await service.batch(batch.requests)
