@@ -65,6 +65,13 @@ def test_a_move_must_go_the_way_its_verb_says():
     for right in ("Goldman cut its target to $345 from $390.", "Goldman lowered its target from $390 to $345.",
                   "Costs went up by 3.0% from 53.2% in 2021 to 56.2% in 2022."):
         assert not [n for n in verify(right, tools, judge=False).notes if n.flagged], right
+    # the direction word between the two ends: "A, up from B"
+    income = [{"name": "q", "output": {"net_income": 31882, "prior": 34979, "unit": "millions"}}]
+    wrong = verify("Net income was $31.882 billion, up from $34.979 billion.", income, judge=False)
+    assert [n.kind for n in wrong.notes if n.flagged] == ["direction"]
+    for right in ("Net income was $31.882 billion, down from $34.979 billion.",
+                  "Net income was $31.882 billion (lower from $34.979 billion)."):
+        assert not [n for n in verify(right, income, judge=False).notes if n.flagged], right
 
 
 def test_a_field_named_like_a_ticker_owns_no_record():

@@ -50,14 +50,13 @@ from ._errors import InputError, LimitError
 from .deadline import check as _check_deadline
 from .extract import Extractor, extractor
 from .jsonio import count_leaves
-from .percent_words import UNIT_FIELDS as _UNIT_FIELDS
 from .percent_words import is_percent_key as _is_percent_key
 from .scales import (
     COLUMN_UNIT,
     key_scale,
     table_scale,
     titles_scale,
-    unit_field_scale,
+    tool_unit,
     unscaled_column,
     unscaled_rows,
 )
@@ -245,8 +244,8 @@ class Haystack:
                     stack.append((value[i], self._node(node, i), label, scale))
             else:
                 leaf = self._add_scalar(tool.index, node, label, value, scale)
-                if leaf is not None and label and label.lower() in _UNIT_FIELDS and isinstance(value, str):
-                    unit_scale = unit_field_scale(value) or unit_scale
+                if leaf is not None and isinstance(value, str) and isinstance(self.segment(node), str):
+                    unit_scale = tool_unit(label, value) or unit_scale  # a field's, not a table cell's
         if unit_scale is not None:
             self.tool_scale[tool.index] = unit_scale
             self._apply_unit_scale(first_leaf, unit_scale)

@@ -15,6 +15,8 @@ import regex
 
 from verifier.normalizers import numbers
 
+from .percent_words import UNIT_FIELDS
+
 _DIGIT = regex.compile(r"\d")
 
 _SCALE_KEY_WORDS = (
@@ -53,6 +55,18 @@ _TABLE_UNIT = regex.compile(
     | ^\W*(?:thousands|millions|billions)(?:\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£]))?\W*$
     | ^\W*(?:thousands|millions|billions)\s+of\s+(?:us\s+)?(?:dollars|euros|pounds|[$€£])
     | \(\s*{_UNIT_WORDS}in\s*(?:thousands?|millions?|billions?)[^()]*\)\s*$""")
+
+
+def tool_unit(key: str | None, text: str) -> Decimal | None:
+    """The scale a string of a tool result states for the tool's plain numbers: a unit
+    field's ({"unit": "millions"}), or any short text that states a whole table's or
+    statement's unit ({"title": "(in millions, except per share amounts; unaudited)"}
+    over a page that prints the statement); None when it states none."""
+    if key and key.lower() in UNIT_FIELDS:
+        return unit_field_scale(text)
+    return unit_field_scale(text) if len(text) <= 120 and _TABLE_UNIT.search(text) else None
+
+
 #: Rows (and columns, and rows under such a heading) a table's unit never scales,
 #: whatever its corner says: per-share and per-unit figures, prices, headcounts. A cell
 #: printed with "%" is never scaled either; "4.5% Senior notes" and "Loans to employees"

@@ -28,6 +28,7 @@ that turn's results ("2-year: 3.42% (down 5 bp)" where the 2-year yield was 3.47
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator
 from decimal import Decimal, DivisionByZero, InvalidOperation
 from typing import cast
@@ -53,6 +54,8 @@ _MAX_WIDE = 24
 #: Largest chance of a hit at the value's precision accepted from the wide search.
 _MAX_CHANCE = 0.02
 _PERCENT_KINDS = frozenset({"percent", "basis_points", "percentage_points"})
+#: A blank line: the end of a paragraph, a list or a table.
+_BLOCK_BREAK = re.compile(r"\n[ \t]*\n")
 #: Passes over the answer: a value derived from values derived before it ("€21,473.97,
 #: so CHF 19,899.93") is found in the next.
 _PASSES = 3
@@ -61,7 +64,9 @@ _PASSES = 3
 def run(state: State) -> None:
     starts = sentence_starts(state.answer)
     lines = [0] + [i + 1 for i, ch in enumerate(state.answer) if ch == "\n"]
-    scope = [(bisect.bisect_right(starts, m.start), bisect.bisect_right(lines, m.start)) for m, _ in state.matched]
+    blocks = [0] + [m.end() for m in _BLOCK_BREAK.finditer(state.answer)]
+    scope = [(bisect.bisect_right(starts, m.start), bisect.bisect_right(lines, m.start),
+              bisect.bisect_right(blocks, m.start)) for m, _ in state.matched]
     out = list(state.matched)
     asked = _question_figures(state)
     derived: set[int] = set()
@@ -77,7 +82,7 @@ def run(state: State) -> None:
                 continue  # the data holds it with the other sign: "up $3.18" where the change is -3.18
             check_deadline()
             # its sentence, and the sentence before on the same line ("... of 16,60 €. At 371,20 € that is 4,47 %")
-            near = [j for j in figures if scope[j] in (scope[i], (scope[i][0] - 1, scope[i][1]))]
+            near = [j for j in figures if scope[j][:2] in (scope[i][:2], (scope[i][0] - 1, scope[i][1]))]
             # one pair a figure against an earlier turn: even a one-digit change is no accident
             found = _since(mention, [out[j] for j in near[:_MAX_OPERANDS]], earlier)
             if found is None and _too_coarse(mention):
@@ -88,7 +93,7 @@ def run(state: State) -> None:
                 found = _annual(mention, [out[j] for j in near[:_MAX_OPERANDS]])
             if found is None and wide_left > 0:
                 wide_left -= 1
-                wider = [j for j in figures if scope[j][1] == scope[i][1] or j in derived]
+                wider = [j for j in figures if scope[j][2] == scope[i][2] or j in derived]
                 nearest = sorted(wider, key=lambda j: abs(out[j][0].start - mention.start))[:_MAX_WIDE]
                 found = _search(mention, [out[j] for j in nearest] + asked, bounded=True)
             if found is None and wide_left > 0:  # "Together the top five are 27.96%": the figures listed before it
