@@ -28,11 +28,15 @@ KIND = "percent"
 
 _SP = f"[{numbers.SPACES}]?"
 
-#: Unit suffixes; percentage points come first so "% points" is not read as "%".
+#: Unit suffixes; percentage points come first so "% points" is not read as "%". The
+#: words in German, French, Spanish and Italian follow the English ones.
 UNIT_PATTERN = rf"""(?:
-      (?P<pp>{_SP}(?:percentage[ ]points?|%[ ]?points?|ppts?|pps|pp){WORD_END})
-    | (?P<bp>{_SP}(?:basis[ ]points?|bps|bp|bips|bip){WORD_END})
-    | (?P<pct>{_SP}%|[ ](?:percent|per[ ]cent|pct){WORD_END})
+      (?P<pp>{_SP}(?:percentage[ ]points?|%[ ]?points?|ppts?|pps|pp
+                  |Prozentpunkte?n?|points?[ ]de[ ]pourcentage|puntos?[ ]porcentuales?
+                  |punt[oi][ ]percentual[ei]){WORD_END})
+    | (?P<bp>{_SP}(?:basis[ ]points?|bps|bp|bips|bip
+                  |Basispunkte?n?|points?[ ]de[ ]base|puntos?[ ]básicos?|punt[oi][ ]base){WORD_END})
+    | (?P<pct>{_SP}%|[ ](?:percent|per[ ]cent|pct|Prozent|pour[ ]cent|por[ ]ciento|per[ ]cento){WORD_END})
 )"""
 
 _UNIT_DIVISOR = {"pct": Decimal(100), "bp": Decimal(10000), "pp": Decimal(100)}

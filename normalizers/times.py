@@ -117,3 +117,17 @@ def canonical_forms(value: ParsedTime) -> tuple[str, ...]:
     """The keys a data time can support this one under: ``HH:MM`` (the zone is applied
     when data timestamps are compared, not by key)."""
     return (f"{value.hour:02d}:{value.minute:02d}",)
+
+
+@lru_cache(maxsize=64)
+def locale_zones(locale: str) -> tuple[str, ...]:
+    """The time zones of ``locale``'s territory (CLDR, through Babel): where a time
+    written without a zone in that locale is most likely read ("ore 17:30" in it_IT is
+    Rome's). Empty for a locale without a territory."""
+    from babel.core import Locale, UnknownLocaleError, get_global
+
+    try:
+        territory = Locale.parse(locale).territory
+    except (ValueError, UnknownLocaleError):
+        return ()
+    return tuple(get_global("territory_zones").get(territory or "", ()))

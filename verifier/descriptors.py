@@ -98,11 +98,17 @@ _WORDS_BEFORE = re.compile(r"[^\W\d_]+")
 _AFTER_A_CHANGE = re.compile(r"\d[%‰]?[ \u00a0\u202f]?(?:%|bp|pts?)?[ \u00a0]+(?:in|en)[ \u00a0]+$")
 
 
+#: A name right before it, an acronym or a capitalised word inside a sentence: an
+#: instrument's tenor ("BTP 10 anni", "the Bund 10 Jahre"), not a claimed duration
+#: ("for 66 years"; "In 10 years" opens a sentence).
+_AFTER_A_NAME = re.compile(r"(?:\b[A-Z]{2,5}|(?<=[^\W\d_][ \u00a0])[A-Z][a-z]{2,})[ \u00a0]+$")
+
+
 def spans(text: str, locale: str) -> list[tuple[int, int]]:
     """(start, end) of every descriptor in ``text`` (already folded). "N <unit of time>"
     with a space between is a window only after a window word ("over the past 12
-    months", "letzten 5 Jahre") or after "in" right after a figure ("down 1.6% in 24
-    hours"); otherwise it is a claimed duration ("for 66 years", "matures in 7 years")."""
+    months", "letzten 5 Jahre"), after "in" right after a figure ("down 1.6% in 24
+    hours") or after a name inside a sentence ("BTP 10 anni"); otherwise it is a claimed duration ("for 66 years", "matures in 7 years")."""
     out = []
     before_words = {w.lower() for w in _window_words() if not w.startswith("~")}
     for m in pattern(locale).finditer(text):
@@ -110,7 +116,8 @@ def spans(text: str, locale: str) -> list[tuple[int, int]]:
             words = _WORDS_BEFORE.findall(text[max(0, m.start() - 30):m.start()].lower())[-2:]
             if words[-1:] == ["the"]:
                 words = words[:-1]
-            if (not words or words[-1] not in before_words) and not _AFTER_A_CHANGE.search(text, 0, m.start()):
+            if (not words or words[-1] not in before_words) and not _AFTER_A_CHANGE.search(text, 0, m.start()) \
+                    and not _AFTER_A_NAME.search(text, max(0, m.start() - 40), m.start()):
                 continue
         out.append(m.span())
     return out

@@ -11,17 +11,15 @@ A whole number that equals the length of an array in the data is a count
 
 from __future__ import annotations
 
-import datetime as dt
-import functools
 import re
 import weakref
-import zoneinfo
 from dataclasses import replace
 from decimal import Decimal
 from typing import cast
 
 from verifier.normalizers import amounts, numbers
 
+from .clock import time_hits
 from .extract import NUMERIC_KINDS, Mention, NumForm
 from .haystack import Haystack, LeafId, NumRef
 from .models import Evidence, Item, Kind, Status
@@ -245,60 +243,13 @@ def _match_time(mention: Mention, hay: Haystack, policy: Policy) -> Item | None:
             return None
         as_date = replace(mention, kind="date", value=day, keys=(day,))
         return _match_keyed(as_date, hay, policy, hay.dates.get(day, []), "date")
-    hits = _time_hits(mention, hay)
+    hits = time_hits(mention, hay)
     zone_text = f" {mention.unit}" if mention.unit else ""
     if not hits:
         on = f" on {day.lstrip('-')}" if day else ""
         return _item(mention, "unsupported", f"no time in the tool data is {mention.keys[0]}{zone_text}{on}")
     evidence = [_evidence(hay, leaf, f"at {local}") for leaf, local in hits[: policy.max_evidence]]
     return _item(mention, "normalized", f"matches {_where(evidence[0])} ({evidence[0].how})", evidence, len(hits))
-
-
-def time_leaves(mention: Mention, hay: Haystack) -> list[LeafId]:
-    """The leaves stating the moment or time of day of a time mention."""
-    return [leaf for leaf, _ in _time_hits(mention, hay)]
-
-
-def _time_hits(mention: Mention, hay: Haystack) -> list[tuple[LeafId, str]]:
-    """(leaf, the leaf's time as read) of every leaf whose time is the mention's."""
-    hh, mm = (int(x) for x in mention.keys[0].split(":"))
-    within = mention.within_minutes or 1
-    day = mention.keys[1] if len(mention.keys) > 1 else None
-    hits: list[tuple[LeafId, str]] = []
-    for leaf, instant in hay.instants:
-        for zone in _zones_to_read(mention.unit, instant):
-            local = instant.astimezone(zone)
-            minutes = abs((local.hour * 60 + local.minute) - (hh * 60 + mm))
-            if min(minutes, 1440 - minutes) <= within and (day is None or _on_day(local, day)):
-                hits.append((leaf, f"{local:%H:%M} {local.tzname()}"))
-                break
-    if day is None:
-        for leaf, clock, zone_name in hay.clock_times:
-            if clock == mention.keys[0] and (zone_name is None or mention.unit in (None, zone_name)):
-                hits.append((leaf, clock))
-    return hits
-
-
-def _zones_to_read(written: str | None, instant: dt.datetime) -> list[dt.tzinfo]:
-    if written:
-        return [_zone(written)]
-    own = instant.tzinfo
-    return [dt.UTC] + ([own] if own is not None and instant.utcoffset() != dt.timedelta(0) else [])
-
-
-@functools.lru_cache(maxsize=64)
-def _zone(name: str) -> dt.tzinfo:
-    try:
-        return zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # no tz database on this machine
-        return dt.UTC
-
-
-def _on_day(local: dt.datetime, day: str) -> bool:
-    """Whether ``local`` falls on ``day`` (a date key: 2026-12-10, 2026-12, --12-10)."""
-    if day.startswith("--"):
-        return f"--{local:%m-%d}" == day
-    return local.date().isoformat().startswith(day)
 
 
 # -- numbers -----------------------------------------------------------------------------

@@ -17,10 +17,11 @@ from functools import lru_cache
 from verifier import stoplists
 
 from .attribute import scope_starts
+from .clock import time_leaves
 from .extract import NUMERIC_KINDS, Mention
 from .extract.tables import Headers
 from .haystack import Haystack, LeafId
-from .match import candidate_leaves, leaf_evidence, time_leaves
+from .match import candidate_leaves, leaf_evidence
 from .models import SUPPORTED_STATUSES, Item
 
 

@@ -70,3 +70,26 @@ def test_windows_after_in_and_in_a_label_and_insider_forms_are_no_values():
     found = {m.text: m.descriptor for m in _extract("Handelsvolumen (24 h): rund 32,8 Mrd. €", locale="de_DE")}
     assert found["24"] is True and found["32,8 Mrd. €"] is False
     assert not _extract("No Form 4 insider transactions this month.", locale="en_US")
+
+
+def test_a_tenor_after_an_instruments_name_is_a_descriptor_and_a_duration_after_for_is_not():
+    from verifier.descriptors import spans
+    def found(text):
+        return [text[a:b] for a, b in spans(text, "it_IT")]
+    assert found("- BTP 10 anni (IT0005631590): rendimento 3,52%") == ["10 anni"]
+    assert found("the fund has existed for 66 years") == []
+    assert found("In 10 years the bond matures") == []
+
+
+@pytest.mark.parametrize(("text", "locale", "unit", "fraction"), [
+    ("78 punti base", "it_IT", "bp", "0.0078"), ("25 Basispunkte", "de_DE", "bp", "0.0025"),
+    ("25 points de base", "fr_FR", "bp", "0.0025"), ("25 puntos básicos", "es_ES", "bp", "0.0025"),
+    ("0,2 Prozentpunkte", "de_DE", "pp", "0.002"), ("1,4 points de pourcentage", "fr_FR", "pp", "0.014"),
+    ("0,5 punti percentuali", "it_IT", "pp", "0.005"), ("3 Prozent", "de_DE", "pct", "0.03"),
+])
+def test_basis_points_percentage_points_and_percent_in_other_languages(text, locale, unit, fraction):
+    from decimal import Decimal
+
+    from verifier.normalizers import percents
+    parsed = percents.parse(text, locale)
+    assert parsed.unit == unit and parsed.fraction == Decimal(fraction)

@@ -35,3 +35,20 @@ def test_every_24_hour_time_round_trips(hour, minute):
 def test_every_12_hour_time_reads_as_its_24_hour_twin(hour, minute, pm, style):
     text = style.format(h=hour, m=minute, x="p" if pm else "a", X="P" if pm else "A")
     assert times.parse(text).key == f"{hour % 12 + (12 if pm else 0):02d}:{minute:02d}"
+
+
+def test_a_locales_country_gives_its_time_zones():
+    assert times.locale_zones("it_IT") == ("Europe/Rome",)
+    assert "Asia/Tokyo" in times.locale_zones("ja_JP")
+    assert len(times.locale_zones("en_US")) > 2  # too many offsets to read a bare time by
+    assert times.locale_zones("en") == () and times.locale_zones("xx-!!") == ()
+
+
+def test_a_time_without_a_zone_is_read_in_the_answer_locales_country_too():
+    from verifier import verify
+    tools = [{"name": "q", "output": {"as_of": "2026-11-27T16:30:00Z", "yield": 3.52}}]
+    def status(answer, locale):
+        return next(i.status for i in verify(answer, tools, locale=locale, judge=False).items if i.kind == "time")
+    assert status("Dati al 27 novembre 2026, ore 17:30.", "it_IT") == "normalized"  # Rome is UTC+1 then
+    assert status("Dati al 27 novembre 2026, ore 18:30.", "it_IT") == "unsupported"
+    assert status("As of 11:30 on Nov 27.", "en_US") == "unsupported"  # the US keeps many offsets
