@@ -47,3 +47,16 @@ def test_history_accepts_a_prebuilt_haystack():
 def test_bad_history_is_an_input_error():
     with pytest.raises(InputError):
         verify("AAPL trades at $187.20.", NOW, history=[{"name": 3, "output": {}}])
+
+
+def test_a_value_its_clause_dates_to_an_earlier_look_is_no_stale_value():
+    now = [{"name": "fx", "output": {"pair": "GBPUSD", "mid": 1.3245, "timestamp": "2026-11-30T11:15:40Z"}}]
+    then = [{"name": "fx", "output": {"pair": "GBPUSD", "mid": 1.3298, "timestamp": "2026-11-30T08:02:11Z"}}]
+
+    def status(answer):
+        report = verify(answer, now, history=then, locale="en_GB", judge=False)
+        return next(i.status for i in report.items if i.text == "1.3298")
+
+    assert status("Cable is at 1.3245, lower than when we checked, at 1.3298.") == "exact"
+    assert status("Cable is at 1.3298.") == "stale"  # given as current
+    assert status("We checked twice. Cable is at 1.3298.") == "stale"  # another clause's words

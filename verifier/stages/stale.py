@@ -1,12 +1,18 @@
-"""stale: a value the current tool results lack but an earlier turn's hold is ``stale``."""
+"""stale: a value the current tool results lack but an earlier turn's hold is ``stale``,
+unless its clause dates it to that earlier look ("lower than when we checked at 08:02":
+``stoplists/earlier_check_words.txt``), where it is supported by that turn."""
 
 from __future__ import annotations
+
+import re
+
+from verifier import stoplists
 
 from ..match import match, stale_item
 from ..models import SUPPORTED_STATUSES
 from ..state import State
 
-REQUIRES = frozenset({"history", "matched", "policy"})
+REQUIRES = frozenset({"answer", "history", "matched", "policy"})
 ASSIGNS = frozenset({"matched"})
 
 
@@ -18,4 +24,18 @@ def run(state: State) -> None:
         if item.status == "unsupported":
             earlier = match(mention, state.history, state.policy)
             if earlier is not None and earlier.status in SUPPORTED_STATUSES:
-                state.matched[i] = (mention, stale_item(mention, earlier))
+                dated = _dated_earlier(state.answer, mention.start)
+                state.matched[i] = (mention, earlier.model_copy(update={
+                    "reason": f"{earlier.reason}, in an earlier turn's results, as the answer says"})
+                    if dated else stale_item(mention, earlier))
+
+
+#: The end of a clause: a sentence's end, a colon or semicolon, a line break.
+_CLAUSE_END = re.compile(r"[.;:!?][*_`]*\s|\n")
+
+
+def _dated_earlier(answer: str, start: int) -> bool:
+    """Whether the clause before ``start`` dates what follows to an earlier look."""
+    window = answer[max(0, start - 80):start]
+    cut = [m.end() for m in _CLAUSE_END.finditer(window)]
+    return stoplists.word_pattern("earlier_check_words").search(window[cut[-1] if cut else 0:]) is not None
