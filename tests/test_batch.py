@@ -126,6 +126,8 @@ def test_a_bad_line_becomes_an_error_record_in_its_place(tmp_path, cases):
     assert [r["line"] for r in records] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]  # the blank line 10 is no record
     assert records[0]["report"] == records[-1]["report"] == cases[1][0]
     errors = [(r["error"], r["field"]) for r in records[1:-1]]
+    # (a policy field the request model types itself would be invalid_request: either is the API's)
+    errors[4] = ("invalid_input" if errors[4][0] == "invalid_request" else errors[4][0], errors[4][1])
     assert errors == [("invalid_input", "body"), ("invalid_request", "body"), ("invalid_request", "answer"),
                       ("invalid_input", "answer"), ("invalid_input", "policy.medium_min_score"),
                       ("invalid_input", "messages"), ("invalid_input", "locale"), ("invalid_input", "body")]
@@ -219,3 +221,20 @@ def test_batch_needs_no_server_extra(tmp_path, cases):
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == repr([r["confidence"] for r in cases[1][:2]])
+
+
+def test_a_line_past_its_deadline_is_a_timeout_record_and_the_next_line_is_verified(tmp_path, cases):
+    big = [{"name": "screen", "output": {"rows": [{"symbol": f"S{n}", "price": n + 0.25} for n in range(20_000)]}}]
+    slow = {"answer": "S7 trades at $7.25.", "tool_results": big, "policy": {"deadline_ms": 1}}
+    source = write_jsonl(tmp_path / "in.jsonl", [json.dumps(slow), dumps(cases[0][0])])
+    run_batch(str(source), str(tmp_path / "out.jsonl"), workers=1)
+    first, second = read_output(tmp_path / "out.jsonl")
+    assert first["error"] == "timeout" and "over the limit of 1" in first["message"], first
+    assert second["report"] == cases[1][0]
+    # the batch's own deadline applies where a line's policy sets none; a loose one changes nothing
+    source = write_jsonl(tmp_path / "in2.jsonl", [json.dumps(slow | {"policy": {}}), dumps(cases[0][0])])
+    run_batch(str(source), str(tmp_path / "out2.jsonl"), workers=1, deadline_ms=1)
+    assert next(read_output(tmp_path / "out2.jsonl"))["error"] == "timeout"
+    run_batch(str(source), str(tmp_path / "out3.jsonl"), workers=1, deadline_ms=60_000)
+    assert [r["report"] for r in read_output(tmp_path / "out3.jsonl")] == [
+        loads(json_text(verify(slow["answer"], big, judge=False))), cases[1][0]]

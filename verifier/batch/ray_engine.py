@@ -120,7 +120,8 @@ def run_ray(paths: str | list[str], out: str, *, workers: int | None, address: s
     # must not wait for a CPU they hold (with as many actors as CPUs it never gets one)
     ds = ray.data.read_datasource(LinesSource(paths, file_extensions=extensions), num_cpus=0)
     ds = ds.map_batches(VerifyBatch, fn_constructor_kwargs={"deadline_ms": deadline_ms, "cache_size": cache_size},
-                        batch_size=chunk_size, batch_format="pyarrow", concurrency=actors, num_cpus=1)
+                        batch_size=chunk_size, batch_format="pyarrow", num_cpus=1,
+                        compute=ray.data.ActorPoolStrategy(size=actors))
     sink = RowsSink(out, parquet=out.endswith(".parquet"), group_by=group_by)
     ds.write_datasink(sink, ray_remote_args={"num_cpus": 0})
     return sink.summary

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 from .._errors import DeadlineExceeded, InputError, LimitError
+from ..deadline import Deadline
 from ..haystack import Haystack
 from ..jsonio import count_leaves, dumps
 from ..models import Report
@@ -62,19 +63,26 @@ class LineVerifier:
         self.cache = HaystackCache(cache_size)
 
     def report(self, case: Case) -> Report:
-        """The report of one case (what ``verify()`` gives for it)."""
+        """The report of one case (what ``verify()`` gives for it). The line's deadline
+        (its policy's, else the batch's) covers indexing its tool results too."""
         policy = case.policy
-        if policy.deadline_ms is None and self.deadline_ms is not None:
-            policy = policy.model_copy(update={"deadline_ms": self.deadline_ms})
         if len(case.answer) > policy.max_answer_chars:  # before indexing anything
             raise LimitError("answer length in characters", len(case.answer), policy.max_answer_chars)
         try:
             locale = canonical_locale(case.locale)
         except NormalizeError as exc:
             raise InputError(str(exc), "locale") from None
-        hay = self.cache.get(case.tool_results, locale, policy.max_leaves)
-        return verify(case.answer, question=case.question, locale=locale, policy=policy, haystack=hay,
-                      history=case.history, judge=False)
+        ms = policy.deadline_ms if policy.deadline_ms is not None else self.deadline_ms
+        if ms is None:
+            hay = self.cache.get(case.tool_results, locale, policy.max_leaves)
+            return verify(case.answer, question=case.question, locale=locale, policy=policy, haystack=hay,
+                          history=case.history, judge=False)
+        # one deadline from here, as the service's: verify() keeps an active one when its
+        # policy sets none (its own would start again after the indexing)
+        with Deadline(ms).active():
+            hay = self.cache.get(case.tool_results, locale, policy.max_leaves)
+            return verify(case.answer, question=case.question, locale=locale, haystack=hay, history=case.history,
+                          policy=policy.model_copy(update={"deadline_ms": None}), judge=False)
 
     def __call__(self, source: str, line: int, text: bytes) -> Row:
         """The output row of one input line; never raises for what the line holds."""
