@@ -18,6 +18,7 @@ driver: the summary costs no second pass over the output.
 from __future__ import annotations
 
 import gzip
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -112,7 +113,7 @@ def run_ray(paths: str | list[str], out: str, *, workers: int | None, address: s
                  log_to_driver=False, configure_logging=False)
     context = ray.data.DataContext.get_current()
     context.execution_options.preserve_order = True
-    context.enable_progress_bars = False
+    context.enable_progress_bars = sys.stderr.isatty()  # in a log file they are noise
     actors = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     # a folder URI is listed by Ray: only its request files (local paths come listed)
     extensions = [s.lstrip(".") for s in SUFFIXES] if isinstance(paths, str) else None
