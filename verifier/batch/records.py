@@ -77,7 +77,7 @@ def read_lines(source: str) -> Iterator[Line]:
     except OSError as exc:  # also gzip.BadGzipFile, a truncated .gz (EOFError is below)
         raise InputError(f"cannot read file ({exc.strerror or exc})", source) from None
     except EOFError:
-        raise InputError("the gzip file is truncated", source) from None
+        raise InputError("not a complete gzip file (truncated or corrupt)", source) from None
 
 
 def all_lines(files: Iterable[str]) -> Iterator[Line]:

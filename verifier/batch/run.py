@@ -8,9 +8,10 @@ writers do, so a cluster's workers write in parallel, to local disk or object st
 from __future__ import annotations
 
 import os
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from .._errors import InputError
+from .._errors import InputError, VerifierError
 from .local import run_local
 from .output import Writer, need_pyarrow
 from .records import all_lines, input_files, is_remote
@@ -50,10 +51,13 @@ def run_batch(source: str, out: str, *, engine: str = "local", workers: int | No
         raise InputError("is also an input file: writing it would destroy the input", out)
     summary = Summary(group_by)
     with Writer(out) as writer:
-        for rows in run_local(all_lines(files), workers=workers or cores(), chunk_size=chunk_size,
-                              deadline_ms=deadline_ms, cache_size=cache_size):
-            writer.write(rows)
-            summary.add(rows)
+        try:
+            for rows in run_local(all_lines(files), workers=workers or cores(), chunk_size=chunk_size,
+                                  deadline_ms=deadline_ms, cache_size=cache_size):
+                writer.write(rows)
+                summary.add(rows)
+        except BrokenProcessPool:  # killed (out of memory?): no line's fault, and the run cannot go on
+            raise VerifierError(f"a worker process died; {out} holds the records before it") from None
     return summary
 
 
