@@ -291,6 +291,28 @@ def suggest(
 
 
 @app.command()
+def batch(
+    source: Annotated[str, typer.Argument(metavar="IN", help="JSONL of verify requests (the API's body: answer and tool_results, or messages; with metadata), a file or a folder, gzipped or not.")],
+    dest: Annotated[str, typer.Argument(metavar="OUT", help="One record a line, in input order (a report, or an error for a bad line): .jsonl, .jsonl.gz or .parquet. With --engine ray: a new folder of such files.")],
+    engine: Annotated[str, typer.Option(help="local (worker processes on this machine) or ray (Ray Data: the \\[ray] extra).")] = "local",
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (local) or actors (ray). Default: every core.")] = None,
+    group_by: Annotated[str, typer.Option(help="The metadata field flag rates are summarised by ('' for none).")] = "model",
+    top: Annotated[int, typer.Option(min=1, help="Show this many missing-field suggestions.")] = 10,
+    address: Annotated[str | None, typer.Option(help="A Ray cluster to join (auto, ray://HOST:10001). Default: start Ray here.")] = None,
+    deadline_ms: Annotated[int | None, typer.Option(min=1, help="Time limit per line (a timeout error record past it), unless its policy sets one.")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the summary as JSON here.")] = None,
+) -> None:
+    """Re-verify logged requests: a report per line, flag rates by a metadata field, missing fields."""
+    from .batch.command import command
+
+    try:
+        command(source, dest, engine=engine, workers=workers, address=address, group_by=group_by, top=top,
+                deadline_ms=deadline_ms, json_out=json_out, console=out)
+    except (VerifierError, OSError) as exc:
+        _fail(str(exc))
+
+
+@app.command()
 def schema() -> None:
     """Print the Report's JSON Schema (the contract frontends code against)."""
     out.print_json(json.dumps(Report.model_json_schema()))
