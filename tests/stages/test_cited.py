@@ -125,3 +125,27 @@ def test_a_change_since_an_earlier_turn_is_a_figure_against_the_same_field_then(
     assert ("5 bp", "derived") not in items(answer, history=None)  # no earlier turn, nothing to compare
     assert ("6 bp", "unsupported") in items(answer.replace("5 bp", "6 bp"))  # the wrong change
     assert ("5 bp", "unsupported") in items(answer.replace("down 5", "up 5"))  # the wrong direction
+
+
+def test_a_mean_is_the_average_of_the_figures_listed_before_it_when_a_word_says_so():
+    history = [{"name": "e", "output": {"history": [{"surprisePercent": s} for s in (0.018, 0.0332, 0.0461, 0.06)]}}]
+    table = "| Quarter | Surprise |\n|---|---|\n| Q1 | +1.80% |\n| Q2 | +3.32% |\n| Q3 | +4.61% |\n| Q4 | +6.00% |\n\n"
+    assert _report(table + "The average surprise is about 3.93%.", history)["3.93%"].status == "derived"
+    assert _report(table + "The average surprise is about 4.93%.", history)["4.93%"].flagged
+    assert _report(table + "The surprise is about 3.93%.", history)["3.93%"].flagged  # no word says it is a mean
+
+
+BARS = [{"name": "bars", "output": {"results": [  # 30-minute bars: open, close, high, low
+    {"o": o, "c": c, "h": h, "l": lo} for o, c, h, lo in [
+        (182.4, 183.1, 183.55, 181.92), (183.1, 184.65, 184.9, 182.98), (184.65, 186.2, 186.95, 184.5),
+        (186.2, 185.4, 186.3, 185.02), (185.4, 184.1, 185.5, 183.88), (182.75, 180.95, 183.1, 180.12),
+        (180.95, 181.6, 182.05, 180.7), (183.85, 185.22, 185.3, 183.7)]]}}]
+LISTED = ("- **Open:** $182.40\n- **Session high:** $186.95\n- **Session low:** $180.12\n"
+          "- **Last:** $185.22, up {change} ({pct}) from the open")
+
+
+def test_a_change_in_a_list_is_over_its_own_lines_figure_and_lends_its_operands_to_its_percentage():
+    right = _report(LISTED.format(change="$2.82", pct="+1.55%"), BARS)
+    assert right["$2.82"].status == "derived" and right["+1.55%"].status == "derived"
+    # 182.40 - 180.12 is 2.28, but neither is the line's own figure: no accident of the list is taken
+    assert _report(LISTED.format(change="$2.28", pct="+1.55%"), BARS)["$2.28"].flagged

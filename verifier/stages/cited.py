@@ -70,6 +70,7 @@ def run(state: State) -> None:
     out = list(state.matched)
     asked = _question_figures(state)
     derived: set[int] = set()
+    lent: dict[int, list[tuple[Mention, Item]]] = {}  # a derived value's operands
     earlier = _Earlier(state.history)
     wide_left = state.policy.max_derive_items  # wider searches are costly: as many as derive's
     for _ in range(_PASSES):  # a value derived in one pass is an operand in the next
@@ -83,21 +84,27 @@ def run(state: State) -> None:
             check_deadline()
             # its sentence, and the sentence before on the same line ("... of 16,60 €. At 371,20 € that is 4,47 %")
             near = [j for j in figures if scope[j][:2] in (scope[i][:2], (scope[i][0] - 1, scope[i][1]))]
+            operands = _with_lent([out[j] for j in near], [lent.get(j, []) for j in near])
             # one pair a figure against an earlier turn: even a one-digit change is no accident
-            found = _since(mention, [out[j] for j in near[:_MAX_OPERANDS]], earlier)
+            found = _since(mention, operands, earlier)
             if found is None and _too_coarse(mention):
                 continue
             if found is None:
-                found = _search(mention, [out[j] for j in near[:_MAX_OPERANDS]])
+                found = _search(mention, operands)
             if found is None and _annualized(state.answer, mention):
-                found = _annual(mention, [out[j] for j in near[:_MAX_OPERANDS]])
+                found = _annual(mention, operands)
             if found is None and wide_left > 0:
                 wide_left -= 1
                 wider = [j for j in figures if scope[j][2] == scope[i][2] or j in derived]
                 nearest = sorted(wider, key=lambda j: abs(out[j][0].start - mention.start))[:_MAX_WIDE]
-                found = _search(mention, [out[j] for j in nearest] + asked, bounded=True)
+                # one operand its own line's, a value derived or the question's: "up $2.28 from
+                # the open" on the line of the last price is no difference of two other lines
+                anchors = frozenset(id(out[j][0]) for j in nearest if scope[j][1] == scope[i][1] or j in derived)
+                found = _search(mention, [out[j] for j in nearest] + asked, bounded=True,
+                                anchors=anchors | {id(m) for m, _ in asked})
             if found is None and wide_left > 0:  # "Together the top five are 27.96%": the figures listed before it
-                found = _run_sum(mention, [out[j] for j in sorted(figures) if out[j][0].start < mention.start])
+                found = _run_sum(mention, [out[j] for j in sorted(figures) if out[j][0].start < mention.start],
+                                 averaged=_said(state.answer, mention, "average_words"))
             if found is not None:
                 expression, used = found
                 evidence = [e for _, source in used for e in source.evidence[:1]]
@@ -107,10 +114,21 @@ def run(state: State) -> None:
                     "reason": f"computed from figures the answer states: {expression}"}))
                 figures.append(i)
                 derived.add(i)
+                lent[i] = used
                 changed = True
         if not changed:
             break
     state.matched = out
+
+
+def _with_lent(own: list[tuple[Mention, Item]],
+               lent: list[list[tuple[Mention, Item]]]) -> list[tuple[Mention, Item]]:
+    """A sentence's figures, then the operands of those derived from others: "up $2.82
+    (+1.55%) from the open" is over the open that $2.82 was computed from."""
+    out = list(own)
+    for operands in lent:
+        out.extend(o for o in operands if all(o[0] is not x[0] for x in out))
+    return out[:_MAX_OPERANDS]
 
 
 class _Earlier:
@@ -191,10 +209,11 @@ def _question_figures(state: State) -> list[tuple[Mention, Item]]:
             for m in figures[:_MAX_OPERANDS]]  # offsets into the question: operands only, never reported
 
 
-def _search(target: Mention, operands: list[tuple[Mention, Item]],
-            bounded: bool = False) -> tuple[str, list[tuple[Mention, Item]]] | None:
+def _search(target: Mention, operands: list[tuple[Mention, Item]], bounded: bool = False,
+            anchors: frozenset[int] | None = None) -> tuple[str, list[tuple[Mention, Item]]] | None:
     """The first operation over two of ``operands`` that gives ``target`` at its precision,
-    in a unit that fits it; ``bounded``: only if so close a result is unlikely by chance."""
+    in a unit that fits it; ``bounded``: only if so close a result is unlikely by chance;
+    ``anchors`` (ids of mentions): only an operation over one of them at least."""
     value, tolerance = target.num_forms[0].value, target.num_forms[0].tolerance
     signed = target.explicit_sign or target.direction != 0  # "down 4.1%": the sign is said
     wanted = -abs(value) if target.direction < 0 and not target.explicit_sign else value
@@ -212,20 +231,23 @@ def _search(target: Mention, operands: list[tuple[Mention, Item]],
             if not signed and target.kind in _PERCENT_KINDS and result < 0:
                 continue  # "28% of the float" says no fall: a negative change explains nothing
             off = abs(result - wanted) if signed else abs(abs(result) - abs(value))
-            if off <= tolerance and hit is None:
+            if off <= tolerance and hit is None and (anchors is None or id(a) in anchors or id(b) in anchors):
                 hit = shown, [(a, ai), (b, bi)]
                 if not bounded:
                     return hit
-            near += abs(value) / 2 <= abs(result) <= abs(value) * 2
+            # a signed value is hit only by results of its sign: only those count as near
+            near += abs(value) / 2 <= (result * (1 if wanted > 0 else -1) if signed else abs(result)) <= abs(value) * 2
     if hit is None or not bounded or not value:
         return hit
     return hit if _unlikely(near, tolerance, abs(value)) else None
 
 
-def _run_sum(target: Mention, before: list[tuple[Mention, Item]]) -> tuple[str, list[tuple[Mention, Item]]] | None:
+def _run_sum(target: Mention, before: list[tuple[Mention, Item]],
+             averaged: bool = False) -> tuple[str, list[tuple[Mention, Item]]] | None:
     """The sum of a run of consecutive figures in the target's unit, two or more, of the
     last :data:`_MAX_WIDE` before it (a list, a table's column), at the target's
-    precision and unlikely by chance among all such runs."""
+    precision and unlikely by chance among all such runs; ``averaged`` (a word says it
+    is a mean): the run's mean instead."""
     same = [(m, it) for m, it in before if m.kind == target.kind and _unit(m) == _unit(target)][-_MAX_WIDE:]
     value, tolerance = abs(target.num_forms[0].value), target.num_forms[0].tolerance
     hit, near = None, 0
@@ -235,9 +257,11 @@ def _run_sum(target: Mention, before: list[tuple[Mention, Item]]) -> tuple[str, 
             total += same[end][0].num_forms[0].value
             if end == start:
                 continue
-            if hit is None and abs(abs(total) - value) <= tolerance:
-                hit = " + ".join(m.text for m, _ in same[start:end + 1]), same[start:end + 1]
-            near += value / 2 <= abs(total) <= value * 2
+            result = CONTEXT.divide(total, end - start + 1) if averaged else total
+            if hit is None and abs(abs(result) - value) <= tolerance:
+                shown = " + ".join(m.text for m, _ in same[start:end + 1])
+                hit = (f"({shown}) / {end - start + 1}" if averaged else shown), same[start:end + 1]
+            near += value / 2 <= abs(result) <= value * 2
     if hit is None or not value or not _unlikely(near, tolerance, value):
         return None
     return hit
@@ -258,6 +282,13 @@ def _annualized(answer: str, target: Mention) -> bool:
     """Whether a word saying "scaled to a year" stands within a few words of the figure."""
     near = answer[max(0, target.start - 40):target.end + 30]
     return stoplists.word_pattern("annualized_words").search(near) is not None
+
+
+def _said(answer: str, target: Mention, words: str) -> bool:
+    """Whether a word of the list ``words`` stands in the 60 characters before the figure
+    on its line."""
+    before = answer[max(0, target.start - 60):target.start].rsplit("\n", 1)[-1]
+    return stoplists.word_pattern(words).search(before) is not None
 
 
 def _annual(target: Mention, operands: list[tuple[Mention, Item]]) -> tuple[str, list[tuple[Mention, Item]]] | None:
