@@ -149,3 +149,17 @@ def test_a_change_in_a_list_is_over_its_own_lines_figure_and_lends_its_operands_
     assert right["$2.82"].status == "derived" and right["+1.55%"].status == "derived"
     # 182.40 - 180.12 is 2.28, but neither is the line's own figure: no accident of the list is taken
     assert _report(LISTED.format(change="$2.28", pct="+1.55%"), BARS)["$2.28"].flagged
+
+
+def test_a_plain_number_restating_a_figure_of_its_block_without_its_scale_is_that_figure():
+    income = [{"name": "i", "output": {"symbol": "MC.PA", "revenue": 82840000000, "operatingIncome": 17950000000}}]
+    text = "Revenue was €82.84bn and operating income €17.95bn, a margin of 21.7% ({a} / 82.84)."
+    assert _report(text.format(a="17.95"), income)["17.95"].status == "derived"
+    assert _report(text.format(a="17.96"), income)["17.96"].flagged  # no figure of the block is 17.96
+
+
+def test_a_name_written_before_a_ticker_the_data_holds_is_that_tickers_name():
+    income = [{"name": "i", "output": {"symbol": "MC.PA", "revenue": 82840000000}}]
+    named = _report("LVMH (MC.PA) had revenue of €82.84bn.", income)
+    assert named["LVMH"].status == "normalized" and not named["LVMH"].flagged
+    assert _report("LVMH had revenue of €82.84bn.", income)["LVMH"].flagged  # nothing pairs it

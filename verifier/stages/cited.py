@@ -89,6 +89,8 @@ def run(state: State) -> None:
             found = _since(mention, operands, earlier)
             if found is None and _too_coarse(mention):
                 continue
+            if found is None:  # "(17,95 / 82,84)" after "82,84 Md€": the same figure without its unit
+                found = _restated(mention, [out[j] for j in figures if scope[j][2] == scope[i][2]])
             if found is None:
                 found = _search(mention, operands)
             if found is None and _annualized(state.answer, mention):
@@ -119,6 +121,17 @@ def run(state: State) -> None:
         if not changed:
             break
     state.matched = out
+
+
+def _restated(target: Mention, block: list[tuple[Mention, Item]]) -> tuple[str, list[tuple[Mention, Item]]] | None:
+    """A plain number that writes the digits of a figure of its block stated with a unit
+    or scale ("the margin is 17.95 / 82.84" after "$82.84 billion")."""
+    if target.kind != "number" or target.written is None or target.unit:
+        return None
+    for m, it in block:
+        if m is not target and m.written == target.written and (m.unit or m.kind != "number"):
+            return f"{m.text} as written", [(m, it)]
+    return None
 
 
 def _with_lent(own: list[tuple[Mention, Item]],
