@@ -20,7 +20,10 @@ _ENTITY_KINDS = frozenset({"ticker", "code"})
 def confidence_of(items: list[Item], policy: Policy) -> tuple[Confidence, float]:
     """(confidence, score) for a list of items under ``policy``."""
     checked = len(items)
-    supported = sum(1 for item in items if item.status in SUPPORTED_STATUSES)
+    # an unflagged drift under Policy.unhedged_rounding='warn' counts as supported
+    warned = policy.unhedged_rounding == "warn"
+    supported = sum(1 for item in items if item.status in SUPPORTED_STATUSES
+                    or (warned and item.status == "drift" and not item.flagged))
     score = supported / checked if checked else 1.0
     flagged = [item for item in items if item.flagged]
     if not flagged:
