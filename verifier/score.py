@@ -144,8 +144,13 @@ def _retry_hint(flagged: list[Item], notes: list[Note]) -> str:
     lines = []
     for item in flagged:
         line = f"- {item.text!r} ({item.kind}) {_HINT.get(item.status, item.reason)}"
+        said = None
         if item.status == "drift" and item.evidence:
+            said = (item.evidence[0].tool_index, item.evidence[0].path)
             line += f"; the tool result says {item.evidence[0].raw} at {item.evidence[0].path}"
+        near = item.candidates[0] if item.candidates else None
+        if near is not None and (near.tool_index, near.path) != said:  # what the data has instead
+            line += f"; the data has {near.raw} at {near.path} in {near.tool}"
         lines.append(line)
     for note in notes:
         lines.append(f"- {note.message}")
