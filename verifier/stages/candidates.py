@@ -27,6 +27,7 @@ from typing import Any
 import regex
 
 from ..attribute import clause_entities, sentence_starts
+from ..deadline import check
 from ..extract import NUMERIC_KINDS, Mention
 from ..haystack import Haystack, LeafId
 from ..match import candidate_leaves
@@ -250,26 +251,29 @@ def _search(hay: Haystack, searches: list[tuple[Decimal, Accept]],
     return None
 
 
-def _anchor(state: State, at: int, starts: list[int]) -> LeafId | None:
+def _anchor(state: State, at: int, neighbours: list[int]) -> LeafId | None:
     """The leaf that places the value at ``at`` in the data: a drift's own (the figure it
-    rounds), or the leaf of the nearest supported number of its sentence."""
+    rounds), or the leaf of the nearest of ``neighbours`` (its sentence's supported numbers)."""
     mention, item = state.matched[at]
     if item.status == "drift":
         own = candidate_leaves(mention, state.haystack)
         if own:
             return own[0]
-    sentence = bisect.bisect_right(starts, mention.start)
-    left = starts[sentence - 1]
-    right = starts[sentence] if sentence < len(starts) else len(state.answer)
-    neighbours = sorted(
-        (abs(other.start - mention.start), i) for i, (other, found) in enumerate(state.matched)
-        if i != at and left <= other.start < right and other.kind in NUMERIC_KINDS
-        and found.status in SUPPORTED_STATUSES and found.status != "derived")
-    for _, i in neighbours:
+    for i in sorted(neighbours, key=lambda i: abs(state.matched[i][0].start - mention.start)):
         leaves = candidate_leaves(state.matched[i][0], state.haystack)
         if leaves:
             return leaves[0]
     return None
+
+
+def _by_sentence(state: State) -> tuple[list[int], dict[int, list[int]]]:
+    """The answer's sentence starts, and each sentence's supported numbers (by index)."""
+    starts = sentence_starts(state.answer)
+    supported: dict[int, list[int]] = defaultdict(list)
+    for i, (mention, item) in enumerate(state.matched):
+        if mention.kind in NUMERIC_KINDS and item.status in SUPPORTED_STATUSES and item.status != "derived":
+            supported[bisect.bisect_right(starts, mention.start)].append(i)
+    return starts, supported
 
 
 def _line_item(hay: Haystack, leaves: list[LeafId]) -> bool:
@@ -296,11 +300,12 @@ def run(state: State) -> None:
     hay = state.haystack
     index = _index(hay)
     entities = clause_entities(state.answer, state.matched, hay)
-    starts = sentence_starts(state.answer)
+    starts, supported = _by_sentence(state)
     matched = list(state.matched)
     for at in wanted:
+        check()  # an answer of thousands of figures: each one's search is short, but adds up
         mention, item = matched[at]
-        anchor = _anchor(state, at, starts)
+        anchor = _anchor(state, at, supported.get(bisect.bisect_right(starts, mention.start), []))
         entity = entities[at] or (hay.entity_of(anchor) if anchor is not None else None)
         scopes: list[tuple[Scope, _Sorted | None]] = []
         if entity is not None:
