@@ -206,6 +206,17 @@ def test_pasted_case_sends_exact_json_and_key_and_shows_evidence(page: Any) -> N
     assert page.locator("#items tbody tr").count() == 3
 
 
+def test_the_tooltip_says_what_the_data_has_instead(page: Any) -> None:
+    _submit(page, "NVDA closed at $131.84, up 1.9%.", QUOTE_TOOLS)
+    marks = _marks(page)
+    assert [(m["text"], m["status"]) for m in marks] == [("$131.84", "unsupported"), ("1.9%", "drift")]
+    assert marks[0]["reason"].endswith("; the data has 131.240 at $.price in quote")  # its first candidate
+    assert "the data has" not in marks[1]["reason"]  # a drift's reason already names the figure it rounds
+    page.locator("mark.fv-flag--unsupported").hover()
+    tooltip = page.evaluate("getComputedStyle(document.querySelector('mark.fv-flag'), '::after').content")
+    assert "the data has 131.240 at $.price" in tooltip
+
+
 def test_malformed_tool_json_shows_an_error_box_not_a_result(page: Any) -> None:
     _submit(page, "NVDA closed at $131.24.", '[{"name": "quote", "output": {"price": 131.24,}}]')
     assert page.is_visible("#error")

@@ -25,6 +25,7 @@ from .haystack import Haystack, LeafId, NumRef
 from .models import Evidence, Item, Kind, Status
 from .percent_words import BASIS, FRACTION, POINTS
 from .policy import Policy
+from .rounding import unhedged
 from .signs import PERCENT_KINDS as _PERCENT_KINDS
 from .signs import sign_may_drop as _sign_may_drop
 from .signs import signed as _signed
@@ -290,8 +291,8 @@ def _match_number(mention: Mention, hay: Haystack, policy: Policy) -> Item:
                 and abs(hay.leaf_value.get(ref.leaf, Decimal(0))) < abs(mention.written or Decimal(0)) / 10):
             # 0.3034483 shown as 30.34%: a raw float's tail, which no display keeps, not a drift
             return _item(mention, "normalized", f"{_where(ev[0], mention)} shown at the precision written", ev, 1)
-        return _item(mention, "drift", f"{_where(ev[0], mention)} rounds to this, but the answer does not say "
-                     "it is approximate", ev, 1)
+        status, said, flagged = unhedged(mention, policy)  # drift, unless the Policy lets it pass
+        return _item(mention, status, f"{_where(ev[0], mention)} rounds to this{said}", ev, 1, flagged=flagged)
     wrong_way = _opposite_sign(mention, hay)
     if wrong_way is not None:
         return _item(mention, "unsupported", f"{_where(wrong_way)} has the opposite sign: the answer says it "

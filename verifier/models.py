@@ -68,6 +68,30 @@ class Evidence(BaseModel):
     )
 
 
+Scope = Literal["entity", "record", "tool", "data"]
+
+
+class Candidate(BaseModel):
+    """A figure the data has near a flagged value: what the answer may have meant."""
+
+    model_config = _FROZEN
+
+    tool: str = Field(description="Name of the tool result that holds the figure.", examples=["get_quote"])
+    tool_index: int = Field(description="Position of that tool result in the input list.", examples=[0])
+    path: str = Field(description="JSONPath of the leaf inside that tool's output.", examples=["$.price"])
+    raw: str = Field(description="The leaf as it appears in the data (JSON text for numbers).", examples=["142.3"])
+    value: str = Field(
+        description="The figure as the answer's value would be normalized (Item.value): a decimal "
+        "string, scaled by the data's stated unit, a percentage as a fraction.", examples=["142.3"])
+    difference: str = Field(
+        description="How far off the answer's value is: (|figure| - |value|) / |value|, a decimal "
+        "string to four places (\"-0.0035\": the data's figure is 0.35% smaller).", examples=["-0.0035"])
+    scope: Scope = Field(
+        description="Where it was looked for: the fields of the entity (ticker) the answer's clause "
+        "names, the record or table row of the sentence's other values, their tool result, or all "
+        "the data (nothing narrower was known or held a figure of the kind).", examples=["entity"])
+
+
 @dataclass(frozen=True)
 class Flag:
     """A doubt a stage leaves on an item for later stages to weigh; not part of the report.
@@ -119,6 +143,11 @@ class Item(BaseModel):
         None, description="For a derived value: how it was computed, over the operands' JSONPaths.",
         examples=["($.rows[2][1] - $.rows[2][2]) / $.rows[2][2] * 100"],
     )
+    candidates: list[Candidate] = Field(
+        default_factory=list, exclude_if=lambda v: not v,  # absent, not [], when there are none
+        description="For an unsupported or drift number: the data's nearest figures of the same kind "
+        "and unit (at most 3, closest first), from the narrowest scope that has any: what the data has "
+        "instead. Absent when there are none.")
 
 
 class Suggestion(BaseModel):

@@ -22,6 +22,7 @@ from .policy import Policy
 from .stages import (
     arithmetic,
     attribute,
+    candidates,
     cells,
     cited,
     conflicts,
@@ -53,6 +54,7 @@ STAGES: tuple[tuple[str, Callable[[State], None]], ...] = (
     ("conflicts", conflicts.run),    # sources that disagree
     ("cited", cited.run),            # values computed from figures their sentence states
     ("derive", derive.run),          # values computed from the data
+    ("candidates", candidates.run),  # what the data has near each unsupported or drift number
     ("judge", judge.run),            # the model judge on high-stakes sentences
     ("score", score.run),            # confidence, action, warnings: the Report
 )

@@ -6,6 +6,8 @@ lowers confidence and adds a warning, it does not hide the substance.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -25,6 +27,17 @@ class Policy(BaseModel):
     )
     hedge_allows_rounding: bool = Field(
         True, description="A hedged value ('about 2.24 million') that rounds from a data value is supported.",
+    )
+    unhedged_rounding: Literal["flag", "warn", "allow"] = Field(
+        "flag", description="A value that rounds a data value without a hedge ('$39.3 billion' for "
+        "39,331 million, '36.4x' for 36.42): 'flag' (the default) makes it `drift`, flagged; 'warn' "
+        "keeps it `drift` but unflagged (listed in the items, counted as supported for the "
+        "confidence); 'allow' makes it `rounded` (supported). Under 'warn' and 'allow' a rounding to "
+        "fewer than `rounding_min_significant` significant figures is still flagged `drift`.",
+    )
+    rounding_min_significant: int = Field(
+        3, ge=1, le=30, description="Fewest significant figures an unhedged rounding must keep for "
+        "`unhedged_rounding` 'warn' or 'allow' to pass it ('$39.3 billion': 3; '$39 billion': 2).",
     )
     retry_on_low: bool = Field(True, description="Suggest 'retry' (with the retry hint) when confidence is low.")
     abstain_below: float | None = Field(

@@ -20,7 +20,10 @@ _ENTITY_KINDS = frozenset({"ticker", "code"})
 def confidence_of(items: list[Item], policy: Policy) -> tuple[Confidence, float]:
     """(confidence, score) for a list of items under ``policy``."""
     checked = len(items)
-    supported = sum(1 for item in items if item.status in SUPPORTED_STATUSES)
+    # an unflagged drift under Policy.unhedged_rounding='warn' counts as supported
+    warned = policy.unhedged_rounding == "warn"
+    supported = sum(1 for item in items if item.status in SUPPORTED_STATUSES
+                    or (warned and item.status == "drift" and not item.flagged))
     score = supported / checked if checked else 1.0
     flagged = [item for item in items if item.flagged]
     if not flagged:
@@ -141,8 +144,13 @@ def _retry_hint(flagged: list[Item], notes: list[Note]) -> str:
     lines = []
     for item in flagged:
         line = f"- {item.text!r} ({item.kind}) {_HINT.get(item.status, item.reason)}"
+        said = None
         if item.status == "drift" and item.evidence:
+            said = (item.evidence[0].tool_index, item.evidence[0].path)
             line += f"; the tool result says {item.evidence[0].raw} at {item.evidence[0].path}"
+        near = item.candidates[0] if item.candidates else None
+        if near is not None and (near.tool_index, near.path) != said:  # what the data has instead
+            line += f"; the data has {near.raw} at {near.path} in {near.tool}"
         lines.append(line)
     for note in notes:
         lines.append(f"- {note.message}")

@@ -12,6 +12,8 @@
 //   report.warnings.badge             {level, label}
 //   report.warnings.message           a sentence for the user
 //   report.warnings.highlights[]      {start, end, text, kind, status, reason}
+//   report.items[]                    {start, end, candidates[]}: the tooltip adds what the data has
+//                                     instead ("the data has 142.3 at $.price"), when the report says
 //
 // start/end are offsets in Unicode code points (Python string indices), not JavaScript
 // string indices: an emoji before a span moves the JavaScript index by two. The
@@ -98,13 +100,26 @@ export function renderHighlightedAnswer(answer, report, doc = document) {
     mark.dataset.kind = h.kind;
     mark.dataset.start = String(h.start);
     mark.dataset.end = String(h.end);
-    mark.dataset.reason = `${STATUS_TEXT[h.status] || h.status}: ${h.reason}`;
+    mark.dataset.reason = `${STATUS_TEXT[h.status] || h.status}: ${h.reason}${insteadOf(report, h)}`;
     mark.tabIndex = 0; // the tooltip shows on keyboard focus too
     root.appendChild(mark);
     pos = h.to;
   }
   if (pos < answer.length) root.appendChild(doc.createTextNode(answer.slice(pos)));
   return root;
+}
+
+/**
+ * "; the data has 142.3 at $.price": the nearest figure the data has for a flagged value
+ * (its item's first candidate), or "" when the report names none (or has no items).
+ */
+export function insteadOf(report, highlight) {
+  const item = (report.items || []).find((i) => i.start === highlight.start && i.end === highlight.end);
+  const near = item && item.candidates && item.candidates[0];
+  if (!near) return "";
+  const already = item.status === "drift" && item.evidence && item.evidence[0]
+    && item.evidence[0].path === near.path && item.evidence[0].tool_index === near.tool_index;
+  return already ? "" : `; the data has ${near.raw} at ${near.path} in ${near.tool}`;
 }
 
 /** Replace the contents of `container` with the badge, the message and the highlighted answer. */
