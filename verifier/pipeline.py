@@ -26,6 +26,7 @@ from .stages import (
     cells,
     cited,
     conflicts,
+    counts,
     derive,
     extract,
     ground,
@@ -54,6 +55,7 @@ STAGES: tuple[tuple[str, Callable[[State], None]], ...] = (
     ("conflicts", conflicts.run),    # sources that disagree
     ("cited", cited.run),            # values computed from figures their sentence states
     ("derive", derive.run),          # values computed from the data
+    ("counts", counts.run),          # counts of a list's records sharing a field's value
     ("candidates", candidates.run),  # what the data has near each unsupported or drift number
     ("judge", judge.run),            # the model judge on high-stakes sentences
     ("score", score.run),            # confidence, action, warnings: the Report
