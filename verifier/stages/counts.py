@@ -28,9 +28,9 @@ def run(state: State) -> None:
     for i, (mention, item) in enumerate(state.matched):
         if item.status == "unsupported" and mention.kind == "number" and mention.integer is not None \
                 and 0 < mention.integer <= 10_000:
-            word = _NEXT_WORD.match(state.answer, mention.end)
-            if word:
-                wanted[i] = word.group(1).lower()
+            after = _NEXT_WORD.match(state.answer, mention.end)
+            if after:
+                wanted[i] = after.group(1).lower()
     if not wanted:
         return
     groups = _groups(state.haystack)
