@@ -50,6 +50,10 @@ class Settings(BaseSettings):
     body_timeout_s: float = Field(
         10.0, gt=0, description="Longest a request body may take to arrive (408 beyond): a "
         "client that drips its body cannot hold a connection.")
+    header_timeout_s: float = Field(
+        10.0, gt=0, description="Longest a request line and its headers may take to arrive, from "
+        "the connection opening or the previous response ending (408, connection closed): a "
+        "client that drips its headers cannot hold a connection.")
     keep_alive_s: int = Field(
         5, ge=1, description="Longest an idle keep-alive connection stays open (uvicorn's "
         "timeout_keep_alive).")
