@@ -6,7 +6,8 @@ time holds it (and its socket) for as long as it likes; on a fresh connection th
 httptools protocol has no timer at all. The protocols here close such a connection
 ``header_timeout_s`` after it opened, or after its previous response ended, with a 408
 in the API's error shape when part of a request had come. The body has its own
-deadline (``body_timeout_s``, api/body.py).
+deadline (``body_timeout_s``, api/body.py). A graceful stop does not wait for a body
+still coming either, and waits ``shutdown_timeout_s`` at most for the rest.
 """
 
 from __future__ import annotations
@@ -80,6 +81,15 @@ class _HeaderDeadline:
         if not self.transport.is_closing():
             self._arm()  # the next request's headers, from now
 
+    def shutdown(self) -> None:
+        """A graceful stop: as uvicorn's (an idle or half-sent connection is closed, a request
+        being answered is let finish), but a request whose body is still coming is cut now:
+        a client dripping its body would hold the stop for ``body_timeout_s``."""
+        if self.cycle is not None and not self.cycle.response_complete and self.cycle.more_body:
+            self.transport.close()
+        else:
+            super().shutdown()  # type: ignore[misc]
+
     def connection_lost(self, exc: Exception | None) -> None:
         if self._header_timer is not None:
             self._header_timer.cancel()
@@ -111,7 +121,8 @@ else:
 
 def uvicorn_options(settings: Settings, http: str = "auto") -> dict[str, Any]:
     """The uvicorn settings the service's own settings decide: how long an idle keep-alive
-    connection is held, and the HTTP/1.1 protocol, which holds request headers to
+    connection is held, how long a graceful stop waits for requests in flight, and the
+    HTTP/1.1 protocol, which holds request headers to
     ``header_timeout_s``: httptools when installed (as uvicorn's "auto" picks), else h11,
     or the one ``http`` names."""
     base: type[_HeaderDeadline] = H11HeaderDeadline
@@ -121,6 +132,7 @@ def uvicorn_options(settings: Settings, http: str = "auto") -> dict[str, Any]:
         raise VerifierError("the httptools protocol is not installed (pip install 'uvicorn[standard]')")
     # a partial of a module-level class pickles, so --workers N's processes get it too
     return {"timeout_keep_alive": settings.keep_alive_s,
+            "timeout_graceful_shutdown": settings.shutdown_timeout_s,
             "http": functools.partial(base, header_timeout_s=settings.header_timeout_s)}
 
 

@@ -3,6 +3,7 @@
 protocols. A connection whose headers are not in ``header_timeout_s`` after it opened (or
 after its previous response) gets a 408 in the error shape and is closed, while /healthz
 keeps answering; a request whose headers came in time is not cut, however long it takes.
+A graceful stop does not wait for a client still sending its body.
 """
 
 from __future__ import annotations
@@ -140,3 +141,23 @@ def test_a_request_whose_headers_came_in_time_is_not_cut_by_the_header_deadline(
         # the connection lives on: a second request on it is answered
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.parametrize("http", ["h11", "httptools"])
+def test_a_graceful_stop_does_not_wait_for_a_body_still_coming(http):
+    """uvicorn would wait for it (up to ``body_timeout_s``, then ``shutdown_timeout_s``); it
+    is cut at once, while a request being answered is still let finish."""
+    if http == "httptools" and HttpToolsHeaderDeadline is None:
+        pytest.skip("httptools is not installed (it comes with uvicorn[standard])")
+    settings = Settings(audit_url="", body_timeout_s=30, shutdown_timeout_s=20)
+    with running(settings, http=http) as base:
+        sock = _connect(base)
+        sock.sendall(b"POST /v1/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(BODY) + BODY[:20])
+        assert httpx.get(f"{base}/healthz").status_code == 200  # (the request is in)
+        start = time.monotonic()
+    took = time.monotonic() - start
+    with sock:
+        answer, _ = _until_closed(sock, 5)
+    assert took < 2, f"the stop waited {took:.1f} s for a body still coming"
+    assert b" 200 " not in answer
