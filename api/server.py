@@ -1,13 +1,27 @@
-"""``verifier serve``: the service under uvicorn."""
+"""``verifier serve``: the service under uvicorn, with a deadline on request headers.
+
+uvicorn times out an idle keep-alive connection but not a request that is being sent:
+a client that opens a connection and dribbles its request line and headers a byte at a
+time holds it (and its socket) for as long as it likes; on a fresh connection the
+httptools protocol has no timer at all. The protocols here close such a connection
+``header_timeout_s`` after it opened, or after its previous response ended, with a 408
+in the API's error shape when part of a request had come. The body has its own
+deadline (``body_timeout_s``, api/body.py). A graceful stop does not wait for a body
+still coming either, and waits ``shutdown_timeout_s`` at most for the rest.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import json
 import os
 import sys
 import tempfile
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from verifier import VerifierError
 
@@ -17,10 +31,109 @@ from .metrics import MULTIPROC_ENV
 from .settings import Settings, get_settings
 
 
-def uvicorn_options(settings: Settings) -> dict[str, Any]:
+class _HeaderDeadline:
+    """A mixin for uvicorn's HTTP/1.1 protocols: the request line and headers must be in
+    within ``header_timeout_s`` of the connection opening or of the previous response
+    ending. ``self.cycle`` is uvicorn's current request; a new one exists once its
+    headers are parsed, so "waiting for headers" is: no request, or the last one done."""
+
+    cycle: Any
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+
+    def __init__(self, *args: Any, header_timeout_s: float = 10.0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.header_timeout_s = header_timeout_s
+        self._header_timer: asyncio.TimerHandle | None = None
+        self._header_bytes = False  # part of a request came since the timer was armed
+
+    def _arm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+        self._header_bytes = False
+        self._header_timer = self.loop.call_later(self.header_timeout_s, self._headers_late)
+
+    def _waiting_for_headers(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if self.transport.is_closing() or not self._waiting_for_headers():
+            return
+        if self._header_bytes:  # an idle connection is closed silently, as keep-alive does
+            self.transport.write(_timeout_response(self.header_timeout_s))
+        self.transport.close()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._waiting_for_headers():
+            self._header_bytes = True
+        super().data_received(data)  # type: ignore[misc]
+        if self._header_timer is not None and not self._waiting_for_headers():
+            self._header_timer.cancel()  # the headers are in
+            self._header_timer = None
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # type: ignore[misc]
+        if not self.transport.is_closing():
+            self._arm()  # the next request's headers, from now
+
+    def shutdown(self) -> None:
+        """A graceful stop: as uvicorn's (an idle or half-sent connection is closed, a request
+        being answered is let finish), but a request whose body is still coming is cut now:
+        a client dripping its body would hold the stop for ``body_timeout_s``."""
+        if self.cycle is not None and not self.cycle.response_complete and self.cycle.more_body:
+            self.transport.close()
+        else:
+            super().shutdown()  # type: ignore[misc]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+        super().connection_lost(exc)  # type: ignore[misc]
+
+
+def _timeout_response(seconds: float) -> bytes:
+    message = f"the request line and headers did not arrive within {seconds:g} s"
+    body = json.dumps({"error": "timeout", "message": message, "field": "headers", "errors": []}).encode()
+    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+
+
+class H11HeaderDeadline(_HeaderDeadline, H11Protocol):
+    """uvicorn's h11 protocol with the header deadline."""
+
+
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # httptools (uvicorn[standard]) missing: h11 only, as uvicorn's "auto"
+    HttpToolsHeaderDeadline: type[_HeaderDeadline] | None = None
+else:
+    class _HttpTools(_HeaderDeadline, HttpToolsProtocol):
+        """uvicorn's httptools protocol with the header deadline."""
+
+    HttpToolsHeaderDeadline = _HttpTools
+
+
+def uvicorn_options(settings: Settings, http: str = "auto") -> dict[str, Any]:
     """The uvicorn settings the service's own settings decide: how long an idle keep-alive
-    connection is held."""
-    return {"timeout_keep_alive": settings.keep_alive_s}
+    connection is held, how long a graceful stop waits for requests in flight, and the
+    HTTP/1.1 protocol, which holds request headers to
+    ``header_timeout_s``: httptools when installed (as uvicorn's "auto" picks), else h11,
+    or the one ``http`` names."""
+    base: type[_HeaderDeadline] = H11HeaderDeadline
+    if http in ("auto", "httptools") and HttpToolsHeaderDeadline is not None:
+        base = HttpToolsHeaderDeadline
+    elif http == "httptools":
+        raise VerifierError("the httptools protocol is not installed (pip install 'uvicorn[standard]')")
+    # a partial of a module-level class pickles, so --workers N's processes get it too
+    return {"timeout_keep_alive": settings.keep_alive_s,
+            "timeout_graceful_shutdown": settings.shutdown_timeout_s,
+            "http": functools.partial(base, header_timeout_s=settings.header_timeout_s)}
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) -> None:

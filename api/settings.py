@@ -50,9 +50,18 @@ class Settings(BaseSettings):
     body_timeout_s: float = Field(
         10.0, gt=0, description="Longest a request body may take to arrive (408 beyond): a "
         "client that drips its body cannot hold a connection.")
+    header_timeout_s: float = Field(
+        10.0, gt=0, description="Longest a request line and its headers may take to arrive, from "
+        "the connection opening or the previous response ending (408, connection closed): a "
+        "client that drips its headers cannot hold a connection.")
     keep_alive_s: int = Field(
         5, ge=1, description="Longest an idle keep-alive connection stays open (uvicorn's "
         "timeout_keep_alive).")
+    shutdown_timeout_s: float = Field(
+        2.0, gt=0, description="Longest a graceful stop (SIGTERM, Ctrl-C) waits for the requests "
+        "being answered (uvicorn's timeout_graceful_shutdown); those still running then are cut "
+        "(their clients get no answer) and the process ends, after writing every queued audit "
+        "record. A request whose body is still arriving is cut at once.")
     max_body_bytes: int = Field(5_000_000, ge=1, description="Largest request body (413 beyond).")
     max_answer_chars: int = Field(100_000, ge=1, description="Longest answer (413 beyond).")
     max_leaves: int = Field(200_000, ge=1, description="Most haystack leaves per request (413 beyond).")

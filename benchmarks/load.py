@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,10 +28,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 from sqlalchemy import create_engine, func, select
 from verifier.api.audit import verifications
 
+from tests._server import serving
 from verifier import Haystack, baseline, verify
 from verifier.jsonio import dumps, loads
 
@@ -91,12 +89,6 @@ def in_process(mix: list[dict[str, Any]], rounds: int = 5) -> dict[str, float]:
     }
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _wrk(url: str, duration: int, connections: int, script: Path | None) -> dict[str, Any]:
     cmd = ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", url]
     if script is not None:
@@ -133,34 +125,18 @@ def run(duration: int, connections: int, workers: int, audit: str) -> dict[str, 
     script = tmp / "mix.lua"
     script.write_text(_LUA % {"dir": bodies}, encoding="utf-8")
     audit_url = {"sqlite": f"sqlite:///{tmp / 'audit.db'}", "none": ""}.get(audit, audit)
-    port = _port()
-    env = {**os.environ, "VERIFIER_AUDIT_URL": audit_url}
+    env = {"VERIFIER_AUDIT_URL": audit_url}
     if workers > 1:  # as `verifier serve --workers N` runs them: metrics summed over workers
         metrics_dir = tmp / "metrics"
         metrics_dir.mkdir()
         env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "verifier.api.app:create_app", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning"],
-        env=env, cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the service did not start")
-            time.sleep(0.2)
-        _wrk(f"{base}/", 3, connections, script)  # warm up: every worker's caches
-        load = _wrk(f"{base}/", duration, connections, script)
-        ceiling = _wrk(f"{base}/healthz", max(3, duration // 5), connections, None)
-    finally:
-        server.send_signal(signal.SIGINT)  # graceful: the audit writers flush
-        server.wait(60)
+    command = ("uvicorn", "--factory", "verifier.api.app:create_app", "--host", "127.0.0.1",
+               "--workers", str(workers), "--no-access-log", "--log-level", "warning")
+    # stopped gracefully on leaving (SIGINT): the audit writers flush
+    with serving(env, ROOT, command, stop=signal.SIGINT, stderr=None) as served:
+        _wrk(f"{served.base}/", 3, connections, script)  # warm up: every worker's caches
+        load = _wrk(f"{served.base}/", duration, connections, script)
+        ceiling = _wrk(f"{served.base}/healthz", max(3, duration // 5), connections, None)
     result: dict[str, Any] = {"duration_s": duration, "connections": connections, "workers": workers,
                               "audit": audit, "mix": len(mix), **load, "healthz_rps": ceiling["rps"]}
     if audit == "sqlite":

@@ -31,7 +31,6 @@ import shutil
 import signal
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -42,10 +41,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from benchmarks import quick_main
-from benchmarks.load import _port, _wrk
+from benchmarks.load import _wrk
+from tests._server import serving
 from verifier import DeadlineExceeded, InputError, Policy, VerifierError, baseline, verify
 from verifier.deadline import Deadline
 from verifier.jsonio import loads
@@ -205,29 +203,15 @@ def in_process(quick: bool) -> list[dict[str, Any]]:
 # -- over HTTP ---------------------------------------------------------------------------
 
 @contextmanager
-def serving(env: dict[str, str]) -> Iterator[int]:
+def service(env: dict[str, str]) -> Iterator[int]:
     """``verifier serve`` on a free port with a SQLite audit log in a temp directory;
     yields the port, stops it gracefully (SIGINT: the audit writer flushes)."""
-    port = _port()
     tmp = Path(tempfile.mkdtemp(prefix="verifier-worst-"))
-    full = {**os.environ, "VERIFIER_AUDIT_URL": f"sqlite:///{tmp / 'audit.db'}", **env}
-    server = subprocess.Popen([sys.executable, "-m", "verifier.cli", "serve", "--port", str(port)],
-                              env=full, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise RuntimeError("the service did not start")
-            time.sleep(0.1)
-        yield port
+        with serving({"VERIFIER_AUDIT_URL": f"sqlite:///{tmp / 'audit.db'}", **env}, tmp,
+                     stop=signal.SIGINT) as served:
+            yield served.port
     finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(60)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -285,7 +269,7 @@ def over_http() -> dict[str, Any]:
         "a 4.6 MB string of one sentence repeated": _body(SENTENCE, _tools({"s": SENTENCE * 100_000})),
     }
     out: dict[str, Any] = {"budget_ms": BUDGET_MS, "refused": [], "over_budget": []}
-    with serving({"VERIFIER_TIME_BUDGET_MS": str(BUDGET_MS)}) as port:
+    with service({"VERIFIER_TIME_BUDGET_MS": str(BUDGET_MS)}) as port:
         for _ in range(5):
             first_byte(port, small)  # warm
         out["small_ms"] = statistics.median(first_byte(port, small)["total_ms"] for _ in range(20))
@@ -317,7 +301,7 @@ def audit_cost(quick: bool) -> dict[str, Any]:
     script.write_text(_POST_LUA % _body(SMALL_ANSWER, SMALL_TOOLS).decode(), encoding="utf-8")
     out: dict[str, Any] = {"duration_s": duration, "connections": connections}
     for sync in ("false", "true"):
-        with serving({"VERIFIER_AUDIT_SYNC": sync}) as port:
+        with service({"VERIFIER_AUDIT_SYNC": sync}) as port:
             url = f"http://127.0.0.1:{port}/v1/verify"
             _wrk(url, 1, connections, script)  # warm up
             out[f"sync_{sync}"] = _wrk(url, duration, connections, script)

@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, func, select, text
 from verifier.api.audit import verifications
 from verifier.api.settings import Settings
 
-from tests._server import running
+from tests._server import SERVE, running, serving
 
 QUOTE = [{"name": "get_quote", "id": "call_7", "output": {
     "symbol": "NVDA", "price": 131.24, "change_pct": 1.87, "volume": 52318400}}]
@@ -414,27 +414,9 @@ def _verifications(metrics_text: str) -> float:
 def test_metrics_sum_every_worker_when_serving_with_several(tmp_path: Path):
     """`verifier serve --workers 2`: whichever worker answers a scrape, the counters are
     the sum over both (each worker alone would report about half)."""
-    import subprocess
-    import sys
-
-    from tests._server import free_port
-
-    port = free_port()
-    env = {**os.environ, "VERIFIER_AUDIT_URL": f"sqlite:///{tmp_path / 'audit.db'}"}
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "verifier.cli", "serve", "--workers", "2", "--port", str(port)],
-                            env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
+    env = {"VERIFIER_AUDIT_URL": f"sqlite:///{tmp_path / 'audit.db'}"}
+    with serving(env, tmp_path, (*SERVE, "--workers", "2")) as served:
+        base = served.base
         n = 40
         with ThreadPoolExecutor(8) as pool:  # new connections, so both workers take requests
             codes = list(pool.map(lambda _: httpx.post(f"{base}/v1/verify", json=body()).status_code, range(n)))
@@ -445,9 +427,6 @@ def test_metrics_sum_every_worker_when_serving_with_several(tmp_path: Path):
         # one build_info series however many workers, and no _created series in this mode either
         assert len([line for line in exposition.splitlines() if line.startswith("verifier_build_info{")]) == 1
         assert "_created" not in exposition
-    finally:
-        proc.terminate()
-        proc.wait(30)
 
 
 def test_lone_surrogates_and_enormous_numbers_get_a_report_not_a_500_or_a_hang(base, sqlite_url):

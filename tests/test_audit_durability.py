@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from datetime import datetime
@@ -21,7 +19,7 @@ from verifier.api.audit import TRUNCATED, AuditLog, verifications
 from verifier.api.metrics import Metrics
 from verifier.api.settings import Settings
 
-from tests._server import free_port, running
+from tests._server import Load, running, serving
 
 QUOTE = [{"name": "get_quote", "output": {"symbol": "NVDA", "price": 131.24, "change_pct": 1.87}}]
 
@@ -46,53 +44,12 @@ def metric(metrics_text: str, name: str) -> float:
 
 def test_with_audit_sync_a_kill_9_under_load_loses_no_record_that_got_a_200(tmp_path: Path):
     url = f"sqlite:///{tmp_path / 'audit.db'}"
-    port = free_port()
-    env = {**os.environ, "VERIFIER_AUDIT_URL": url, "VERIFIER_AUDIT_SYNC": "true"}
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "verifier.cli", "serve", "--port", str(port)],
-                            env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    answered: list[str] = []
-    stop = threading.Event()
-
-    def client(worker: int) -> None:
-        with httpx.Client(timeout=10) as http:
-            for k in range(100_000):
-                if stop.is_set():
-                    return
-                cid = f"w{worker}-{k}"
-                try:
-                    r = http.post(f"{base}/v1/verify", json=body(cid))
-                except httpx.TransportError:
-                    return  # the server is gone
-                if r.status_code == 200:
-                    answered.append(cid)
-
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-        threads = [threading.Thread(target=client, args=(w,)) for w in range(8)]
-        for t in threads:
-            t.start()
-        deadline = time.monotonic() + 30
-        while len(answered) < 200 and time.monotonic() < deadline:
-            time.sleep(0.005)
-        os.kill(proc.pid, signal.SIGKILL)  # mid-load: eight requests in flight
-        proc.wait(10)
-    finally:
-        stop.set()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
-    for t in threads:
-        t.join(15)
+    env = {"VERIFIER_AUDIT_URL": url, "VERIFIER_AUDIT_SYNC": "true"}
+    with serving(env, tmp_path) as served, Load(served.base, body) as load:
+        load.wait_for(200)
+        os.kill(served.proc.pid, signal.SIGKILL)  # mid-load: eight requests in flight
+        served.proc.wait(10)
+    answered = load.answered
     assert len(answered) >= 200
     missing = set(answered) - set(stored(url))
     assert not missing, f"{len(missing)} of {len(answered)} answered requests have no audit record"

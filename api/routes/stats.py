@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
-from pydantic import BeforeValidator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ..deps import AuditDep, require_key
 from ..errors import error_response
@@ -45,20 +45,27 @@ def _aware(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.replace(tzinfo=UTC)
 
 
+class StatsQuery(BaseModel):
+    """The query of GET /v1/stats; another parameter is a 422 naming it (a misspelt
+    ``group-by`` or ``from`` would otherwise be dropped silently and the stats be of the
+    whole log)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    since: IsoDateTime | None = Field(None, description="From this time (ISO 8601; UTC if no offset).")
+    until: IsoDateTime | None = Field(None, description="Before this time (ISO 8601; UTC if no offset).")
+    group_by: GroupBy | None = Field(None, description="Group by model, prompt_version, tool, day or assistant.")
+
+
 @router.get("/stats", response_model=Stats, responses={
     401: {"model": ErrorBody, "description": "An API key is configured and the request lacks it."},
     409: {"model": ErrorBody, "description": "The audit log is off (VERIFIER_AUDIT_URL empty)."},
-    422: {"model": ErrorBody, "description": "A query parameter is malformed; names it (query.<name>)."}},
+    422: {"model": ErrorBody, "description": "A query parameter is malformed or unknown; names it (query.<name>)."}},
     operation_id="getStats", summary="Verification counts, flag rate and confidence, overall and per group")
-async def get_stats(
-    audit: AuditDep,
-    since: Annotated[IsoDateTime | None, Query(description="From this time (ISO 8601; UTC if no offset).")] = None,
-    until: Annotated[IsoDateTime | None, Query(description="Before this time (ISO 8601; UTC if no offset).")] = None,
-    group_by: Annotated[GroupBy | None, Query(description="Group by model, prompt_version, tool, day or assistant.")] = None,
-) -> Stats | object:
+async def get_stats(audit: AuditDep, query: Annotated[StatsQuery, Query()]) -> Stats | object:
     if audit is None:
         return error_response(409, "audit_off", "the audit log is off: set VERIFIER_AUDIT_URL")
-    since, until = _utc(since), _utc(until)
+    since, until, group_by = _utc(query.since), _utc(query.until), query.group_by
     if since is not None and until is not None and since >= until:
         return error_response(422, "invalid_request", f"since ({since:%Y-%m-%dT%H:%M:%S}) must be before "
                               f"until ({until:%Y-%m-%dT%H:%M:%S})", "query.since")
