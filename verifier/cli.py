@@ -139,7 +139,7 @@ def eval_(
     dataset: Annotated[Path, typer.Argument(help="Labelled JSONL: id, locale, question, tool_results, answer, label, faults.")],
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the results as JSON here.")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
-    html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here: charts, latency, every false alarm and miss highlighted (needs the [report] extra).")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here: charts, latency, every false alarm and miss highlighted (needs the \\[report] extra).")] = None,
     compare: Annotated[Path | None, typer.Option("--compare", metavar="BEFORE.json", help="An earlier run's --json output: list the cases that flipped (and mark them in --html).")] = None,
 ) -> None:
     """Run a labelled set; print pass/catch rates, localisation, P/R/F1, per kind and latency."""
