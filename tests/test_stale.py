@@ -60,3 +60,10 @@ def test_a_value_its_clause_dates_to_an_earlier_look_is_no_stale_value():
     assert status("Cable is at 1.3245, lower than when we checked, at 1.3298.") == "exact"
     assert status("Cable is at 1.3298.") == "stale"  # given as current
     assert status("We checked twice. Cable is at 1.3298.") == "stale"  # another clause's words
+
+
+def test_most_recently_is_no_earlier_look():
+    now = [{"name": "q", "output": {"symbol": "SAP", "price": 181.2}}]
+    then = [{"name": "q", "output": {"symbol": "SAP", "price": 179.3}}]
+    report = verify("Die SAP-Aktie notierte zuletzt bei 179,30 €.", now, history=then, locale="de_DE", judge=False)
+    assert next(i for i in report.items if i.kind == "amount").status == "stale"

@@ -41,13 +41,20 @@ def time_hits(mention: Mention, hay: Haystack) -> list[tuple[LeafId, str]]:
 
 def _zones_to_read(written: str | None, instant: dt.datetime, locale: str) -> list[dt.tzinfo]:
     """The written zone; else UTC, the moment's own offset and the locale's country's
-    time, where that country keeps at most two offsets then (Italy, Japan; not the US)."""
+    time, where that country keeps at most two offsets (Italy, Japan; not the US)."""
     if written:
         return [_zone(written)]
     own = instant.tzinfo
-    local = [_zone(name) for name in times.locale_zones(locale)]
-    local = local if len({instant.astimezone(z).utcoffset() for z in local}) <= 2 else []
-    return [dt.UTC] + ([own] if own is not None and instant.utcoffset() != dt.timedelta(0) else []) + local
+    return [dt.UTC] + ([own] if own is not None and instant.utcoffset() != dt.timedelta(0) else []) + _local(locale)
+
+
+@functools.lru_cache(maxsize=64)
+def _local(locale: str) -> list[dt.tzinfo]:
+    """The zones of ``locale``'s country if they keep at most two offsets in winter and
+    summer together (read once per locale: asked for every moment of the data)."""
+    zones = [_zone(name) for name in times.locale_zones(locale)]
+    offsets = {dt.datetime(2026, month, 1, tzinfo=dt.UTC).astimezone(z).utcoffset() for z in zones for month in (1, 7)}
+    return zones[:4] if len(offsets) <= 2 else []
 
 
 @functools.lru_cache(maxsize=64)

@@ -98,17 +98,16 @@ _WORDS_BEFORE = re.compile(r"[^\W\d_]+")
 _AFTER_A_CHANGE = re.compile(r"\d[%‰]?[ \u00a0\u202f]?(?:%|bp|pts?)?[ \u00a0]+(?:in|en)[ \u00a0]+$")
 
 
-#: A name right before it, an acronym or a capitalised word inside a sentence: an
-#: instrument's tenor ("BTP 10 anni", "the Bund 10 Jahre"), not a claimed duration
-#: ("for 66 years"; "In 10 years" opens a sentence).
-_AFTER_A_NAME = re.compile(r"(?:\b[A-Z]{2,5}|(?<=[^\W\d_][ \u00a0])[A-Z][a-z]{2,})[ \u00a0]+$")
+#: An instrument's acronym right before it: a tenor ("BTP 10 anni", "UST 10 years"), not
+#: a claimed duration ("for 66 years"; a capitalised word is not enough: German nouns).
+_AFTER_A_NAME = re.compile(r"\b[A-Z]{2,5}[ \u00a0]+$")
 
 
 def spans(text: str, locale: str) -> list[tuple[int, int]]:
     """(start, end) of every descriptor in ``text`` (already folded). "N <unit of time>"
     with a space between is a window only after a window word ("over the past 12
     months", "letzten 5 Jahre"), after "in" right after a figure ("down 1.6% in 24
-    hours") or after a name inside a sentence ("BTP 10 anni"); otherwise it is a claimed duration ("for 66 years", "matures in 7 years")."""
+    hours") or after an instrument's acronym ("BTP 10 anni"); otherwise it is a claimed duration ("for 66 years", "matures in 7 years")."""
     out = []
     before_words = {w.lower() for w in _window_words() if not w.startswith("~")}
     for m in pattern(locale).finditer(text):

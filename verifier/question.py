@@ -106,9 +106,8 @@ def _asked(question: str, hay: Haystack, ex: Extractor, terms: frozenset[str] = 
                 ticker, in_data = names[m.text.lower()], True
             elif refs and not in_data:
                 continue  # only a word of the data's prose ("737 MAX"): not an entity asked about
-            elif not refs and (_written_in_data(hay, m.text) or _named_in_data(hay, answer, m.text)
-                               or _paired_with_data_ticker(hay, answer, m.text)):
-                in_data = True  # "AMCOR" for a page about Amcor plc, "JPMorgan Chase (JPM)", "LVMH (MC.PA)"
+            elif not refs and (_written_in_data(hay, m.text) or _named_in_data(hay, answer, m.text)):
+                in_data = True  # "AMCOR" for a page about Amcor plc, "JPMorgan Chase (JPM)": covered in words
             words = {w for w, t in names.items() if tickers.same_entity(t, ticker)} | {m.text.lower()}
             out.append(Asked(m.text, ticker, words, in_data))
     common = stoplists.load("common_words") | stoplists.load("function_words")
@@ -238,15 +237,6 @@ def _written_in_data(hay: Haystack, word: str) -> bool:
     """Whether the data's text writes ``word`` as a word, in any case ("Amcor" for AMCOR)."""
     pattern = regex.compile(rf"(?<!\w){regex.escape(word)}(?!\w)", regex.IGNORECASE)
     return any(pattern.search(hay.leaves[leaf].raw) for leaf in hay.find_text_all(word.casefold(), limit=20))
-
-
-def _paired_with_data_ticker(hay: Haystack, answer: str, name: str) -> bool:
-    """Whether the answer writes the name asked about beside a ticker whose records the
-    data holds ("LVMH (MC.PA)" where the data's records are MC.PA's)."""
-    for m in regex.finditer(rf"(?<!\w){regex.escape(name)}\s*\(\s*([A-Z0-9][A-Z0-9.:-]{{0,11}})\s*\)", answer):
-        if any(hay.names_ticker(r) for r in hay.tickers.get(tickers.canonical(m.group(1)), [])):
-            return True
-    return False
 
 
 def _named_in_data(hay: Haystack, answer: str, ticker: str) -> bool:

@@ -64,7 +64,8 @@ def tool_unit(key: str | None, text: str) -> Decimal | None:
     over a page that prints the statement); None when it states none."""
     if key and key.lower() in UNIT_FIELDS:
         return unit_field_scale(text)
-    return unit_field_scale(text) if len(text) <= 120 and _TABLE_UNIT.search(text) else None
+    stated = _TABLE_UNIT.search(text) if len(text) <= 120 else None
+    return unit_field_scale(stated.group()) if stated else None  # the unit it states, not any scale word
 
 
 #: Rows (and columns, and rows under such a heading) a table's unit never scales,

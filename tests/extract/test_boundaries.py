@@ -111,3 +111,4 @@ def test_a_direction_word_does_not_reach_past_the_end_of_its_line():
     assert [(m.text, m.direction) for m in found] == [("3.42%", 0), ("4.04%", 0)]
     found = [m for m in extract("Yields fell 4 bp on the day", "en_US") if m.kind == "basis_points"]
     assert found[0].direction == -1
+

@@ -158,8 +158,13 @@ def test_a_plain_number_restating_a_figure_of_its_block_without_its_scale_is_tha
     assert _report(text.format(a="17.96"), income)["17.96"].flagged  # no figure of the block is 17.96
 
 
-def test_a_name_written_before_a_ticker_the_data_holds_is_that_tickers_name():
-    income = [{"name": "i", "output": {"symbol": "MC.PA", "revenue": 82840000000}}]
-    named = _report("LVMH (MC.PA) had revenue of €82.84bn.", income)
-    assert named["LVMH"].status == "normalized" and not named["LVMH"].flagged
-    assert _report("LVMH had revenue of €82.84bn.", income)["LVMH"].flagged  # nothing pairs it
+def test_review_cases_no_wrong_value_passes():
+    # a change against another entity's earlier record is no change
+    now = [{"name": "get_quote", "output": {"symbol": "AAPL", "price": 184.1}}]
+    then = [{"name": "get_quote", "output": {"symbol": "MSFT", "price": 420}}]
+    report = verify("AAPL is at $184.10 (down $235.90).", now, history=then, judge=False)
+    assert next(i for i in report.items if i.text == "$235.90").flagged
+    # a two-digit count is no restatement of "$45 billion"
+    data = [{"name": "f", "output": {"revenue": 45e9, "analyst_count": 41}}]
+    report = verify("Revenue was $45 billion. Of the 45 analysts covering it, most rate it a buy.", data, judge=False)
+    assert next(i for i in report.items if i.text == "45").flagged

@@ -24,3 +24,10 @@ def test_a_number_before_a_field_value_counts_the_records_holding_it():
 def test_a_wrong_count_or_a_word_no_field_holds_is_no_count():
     assert _item("Net: 3 downgrades and one upgrade.", "3").flagged
     assert _item("Net: 2 issuers were cut.", "2").flagged
+
+
+def test_a_value_two_lists_hold_is_counted_in_neither():
+    two = [{"name": "r", "output": {"symbol": "AAPL", "actions": [{"action": "downgrade"}] * 3}},
+           {"name": "r", "output": {"symbol": "MSFT", "actions": [{"action": "downgrade"}] * 2 + [{"action": "upgrade"}]}}]
+    report = verify("AAPL saw 2 downgrades.", two, judge=False)
+    assert next(i for i in report.items if i.text == "2").flagged

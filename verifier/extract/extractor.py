@@ -48,8 +48,8 @@ _CODE_NAMES = re.compile(r"(?i:\b(ISIN|CUSIP|SEDOL|LEI)\b)[\s:#]*$")
 
 #: A dash as the folded text has it (every minus sign is folded to "-").
 _DASHES = "-"
-#: The last character of a figure: a digit, a percent sign, a unit or scale letter.
-_FIGURE_END = re.compile(r"[\w%‰]")
+#: The last character of a figure: a digit or a percent sign (not a letter: "Δ-0.52%").
+_FIGURE_END = re.compile(r"[\d%‰]")
 _LEFTOVER = re.compile(r"(?<![\w])[+\-]?\d(?:\d|[.,'’ \u00a0\u202f](?=\d))*(?![\w])")
 
 

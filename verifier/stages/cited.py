@@ -44,7 +44,7 @@ from ..normalizers import amounts
 from ..normalizers.numbers import CONTEXT
 from ..state import State
 
-REQUIRES = frozenset({"answer", "question", "matched", "locale", "policy", "history"})
+REQUIRES = frozenset({"answer", "question", "matched", "locale", "policy", "history", "haystack"})
 ASSIGNS = frozenset({"matched"})
 
 #: Most figures of one sentence searched: past this, pairs are too many to believe one.
@@ -71,7 +71,7 @@ def run(state: State) -> None:
     asked = _question_figures(state)
     derived: set[int] = set()
     lent: dict[int, list[tuple[Mention, Item]]] = {}  # a derived value's operands
-    earlier = _Earlier(state.history)
+    earlier = _Earlier(state.history, state.haystack)
     wide_left = state.policy.max_derive_items  # wider searches are costly: as many as derive's
     for _ in range(_PASSES):  # a value derived in one pass is an operand in the next
         changed = False
@@ -90,7 +90,8 @@ def run(state: State) -> None:
             if found is None and _too_coarse(mention):
                 continue
             if found is None:  # "(17,95 / 82,84)" after "82,84 Md€": the same figure without its unit
-                found = _restated(mention, [out[j] for j in figures if scope[j][2] == scope[i][2]])
+                found = _restated(mention, [out[j] for j in figures if scope[j][1] == scope[i][1]]) \
+                    if mention.kind == "number" else None
             if found is None:
                 found = _search(mention, operands)
             if found is None and _annualized(state.answer, mention):
@@ -124,12 +125,14 @@ def run(state: State) -> None:
 
 
 def _restated(target: Mention, block: list[tuple[Mention, Item]]) -> tuple[str, list[tuple[Mention, Item]]] | None:
-    """A plain number that writes the digits of a figure of its block stated with a unit
-    or scale ("the margin is 17.95 / 82.84" after "$82.84 billion")."""
-    if target.kind != "number" or target.written is None or target.unit:
+    """A plain number of three significant digits or more that writes the digits of a
+    scaled figure or percentage of its line ("a margin of 21.7% (17.95 / 82.84)" after
+    "$82.84 billion", "0.0100% → 0.0100 × 3 × 365")."""
+    if target.kind != "number" or target.written is None or target.unit or target.significant_digits < 3:
         return None
     for m, it in block:
-        if m is not target and m.written == target.written and (m.unit or m.kind != "number"):
+        scaled = bool(m.num_forms) and m.written != m.num_forms[0].value  # "$82.84 billion", "0.0100%"
+        if m is not target and m.written == target.written and m.text != target.text and scaled:
             return f"{m.text} as written", [(m, it)]
     return None
 
@@ -138,30 +141,48 @@ def _with_lent(own: list[tuple[Mention, Item]],
                lent: list[list[tuple[Mention, Item]]]) -> list[tuple[Mention, Item]]:
     """A sentence's figures, then the operands of those derived from others: "up $2.82
     (+1.55%) from the open" is over the open that $2.82 was computed from."""
-    out = list(own)
+    out = own[:_MAX_OPERANDS]
+    seen = {id(m) for m, _ in out}
     for operands in lent:
-        out.extend(o for o in operands if all(o[0] is not x[0] for x in out))
-    return out[:_MAX_OPERANDS]
+        for o in operands:
+            if id(o[0]) not in seen and len(out) < _MAX_OPERANDS:
+                out.append(o)
+                seen.add(id(o[0]))
+    return out
 
 
 class _Earlier:
-    """The earlier turns' numeric fields by (tool name, path), read on first use; a
-    field that tool results of one name give twice with two values is left out."""
+    """The earlier turns' numeric fields by (tool name, path), read on first use, each
+    with the ticker its record belongs to; a field that tool results of one name give
+    twice with two values is left out."""
 
-    def __init__(self, history: Haystack | None):
-        self._history = history
-        self._values: dict[tuple[str, str], Decimal | None] | None = None
+    def __init__(self, history: Haystack | None, current: Haystack):
+        self._history, self._current = history, current
+        self._then: dict[tuple[str, str], tuple[Decimal, str | None] | None] | None = None
+        self._now: dict[tuple[str, str], str | None] | None = None
 
     def value(self, tool: str, path: str) -> Decimal | None:
+        """The field's earlier value, if its record is the same entity's as now."""
         if self._history is None:
             return None
-        if self._values is None:
-            hay, values = self._history, dict[tuple[str, str], Decimal | None]()
+        if self._then is None:
+            hay, then = self._history, dict[tuple[str, str], tuple[Decimal, str | None] | None]()
             for leaf, number in hay.leaf_value.items():
-                key = (hay.tool_of(leaf).name, hay.path(leaf))
-                values[key] = number if values.get(key, number) == number else None
-            self._values = values
-        return self._values.get((tool, path))
+                check_deadline()
+                key, entry = (hay.tool_of(leaf).name, hay.path(leaf)), (number, hay.entity_of(leaf))
+                then[key] = entry if then.get(key, entry) == entry else None
+            self._then = then
+        found = self._then.get((tool, path))
+        if found is None:
+            return None
+        if self._now is None:
+            hay = self._current
+            self._now = {}
+            for leaf in hay.leaf_value:
+                check_deadline()
+                self._now[(hay.tool_of(leaf).name, hay.path(leaf))] = hay.entity_of(leaf)
+        # AAPL now against MSFT then is no change: the same path in another entity's record
+        return found[0] if self._now.get((tool, path)) == found[1] else None
 
 
 def _since(target: Mention, operands: list[tuple[Mention, Item]],
@@ -169,8 +190,8 @@ def _since(target: Mention, operands: list[tuple[Mention, Item]],
     """A change of a figure of the sentence since an earlier turn: the figure against
     the value the same field had then (one pair a figure, so no search among many)."""
     for a, ai in operands:
-        if not ai.evidence:
-            continue
+        if not ai.evidence or ai.status not in ("exact", "normalized"):
+            continue  # a figure read off one field, not one derived from several
         source = ai.evidence[0]
         then, now = earlier.value(source.tool, source.path), _number(source.raw)
         if then is None or now is None or not now or then == now:
@@ -185,8 +206,10 @@ def _since(target: Mention, operands: list[tuple[Mention, Item]],
             (CONTEXT.subtract(x, y), _unit(a), f"{a.text} - {was}")]  # now against then, in that order
         if _unit(a) != "%":
             change = _divide(x, y)
-            changes.append((change and CONTEXT.subtract(change, 1), None, f"({a.text} - {was}) / {was}"))
+            changes.append((None if change is None else CONTEXT.subtract(change, 1), None, f"({a.text} - {was}) / {was}"))
         for result, unit, shown in changes:
+            if result is not None and not signed and target.kind in _PERCENT_KINDS and result < 0:
+                continue  # as in _search: an unsigned percentage says no fall
             if result is not None and _fits(unit, target) \
                     and (abs(result - wanted) if signed else abs(abs(result) - abs(value))) <= tolerance:
                 return shown, [(a, ai)]

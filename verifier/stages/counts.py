@@ -1,7 +1,8 @@
 """counts: a whole number that counts the records of one list sharing a field's value,
 named by the word after it: "2 downgrades" where two of the listed rating actions have
 ``"action": "downgrade"``, "3 beats" over three ``"result": "beat"``. The word (or its
-singular) must be that value, so a bare count of anything is not taken for one."""
+singular) must be that value, and only one list of the data may hold it, so a bare count
+of anything, or another entity's list, is not taken for one."""
 
 from __future__ import annotations
 
@@ -37,8 +38,9 @@ def run(state: State) -> None:
     for i, word in wanted.items():
         mention, item = state.matched[i]
         for form in dict.fromkeys((word, word.removesuffix("s"), word.removesuffix("es"))):
-            leaves = next((g for g in groups.get(form, ()) if len(g) == mention.integer), None)
-            if leaves:
+            lists = groups.get(form, [])
+            leaves = lists[0] if len(lists) == 1 and len(lists[0]) == mention.integer else None
+            if leaves:  # one list holds the value: two (AAPL's actions, MSFT's) may be anyone's
                 evidence = [leaf_evidence(state.haystack, leaf, "counted")
                             for leaf in leaves[:state.policy.max_evidence]]
                 state.matched[i] = (mention, item.model_copy(update={

@@ -26,6 +26,7 @@ def run(state: State) -> None:
             if earlier is not None and earlier.status in SUPPORTED_STATUSES:
                 dated = _dated_earlier(state.answer, mention.start)
                 state.matched[i] = (mention, earlier.model_copy(update={
+                    "evidence": [e.model_copy(update={"history": True}) for e in earlier.evidence],
                     "reason": f"{earlier.reason}, in an earlier turn's results, as the answer says"})
                     if dated else stale_item(mention, earlier))
 
