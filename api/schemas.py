@@ -7,7 +7,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from verifier import Policy, Report
+from verifier import InputError, Policy, Report
+from verifier.transcripts import read_transcript
 
 _EXAMPLE_TOOLS = [{"name": "get_quote", "id": "call_1",
                    "output": {"symbol": "AAPL", "price": 187.2, "change_pct": 1.2}}]
@@ -121,6 +122,25 @@ class VerifyRequest(BaseModel):
                          examples=[[{"name": "get_quote", "output": {"symbol": "AAPL", "price": 185.1}}]])
     metadata: Metadata = Field(default_factory=Metadata, description="Recorded in the audit log.",
                                examples=[{"assistant": "trading-desk", "model": "gpt-4.1", "prompt_version": "v42"}])
+
+    def parts(self) -> tuple[str, Any, str | None, Any]:
+        """(answer, tool_results, question, history): as given, or read from the transcript
+        (``messages``); InputError naming the field when the request holds no whole case.
+        The service and ``verifier batch`` both read a request through this."""
+        if self.messages is not None:
+            given = [f for f in ("answer", "tool_results", "question", "history") if getattr(self, f) is not None]
+            if given:
+                raise InputError(f"give either messages or {', '.join(given)}, not both: the transcript "
+                                 "holds them", "messages")
+            t = read_transcript(self.messages, format=self.format)
+            return t.answer, t.tool_results, t.question, t.history or None
+        if self.format != "auto":
+            raise InputError("only applies to messages", "format")
+        if self.answer is None:
+            raise InputError("missing: give the answer and tool_results, or messages", "answer")
+        if self.tool_results is None:
+            raise InputError("missing (null): give the tool results, or messages", "tool_results")
+        return self.answer, self.tool_results, self.question, self.history
 
 
 class BatchRequest(BaseModel):

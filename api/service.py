@@ -18,13 +18,11 @@ import time
 import uuid
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 from verifier import DeadlineExceeded, Haystack, InputError, LimitError, Policy, Report, verify
 from verifier.deadline import Deadline
 from verifier.jsonio import count_leaves, dumps
-from verifier.transcripts import read_transcript
 
 from .audit import AuditLog, build_record
 from .metrics import Metrics
@@ -74,35 +72,6 @@ class HaystackCache:
         return hay
 
 
-@dataclass(frozen=True)
-class Case:
-    """What one request asks to verify, however it was sent."""
-
-    answer: str
-    tool_results: Any
-    question: str | None
-    history: Any
-
-
-def _case_of(request: VerifyRequest) -> Case:
-    """The answer, tool results, question and history of a request: as given, or read
-    from its transcript (``messages``)."""
-    if request.messages is not None:
-        given = [f for f in ("answer", "tool_results", "question", "history") if getattr(request, f) is not None]
-        if given:
-            raise InputError(f"give either messages or {', '.join(given)}, not both: the transcript "
-                             "holds them", "messages")
-        t = read_transcript(request.messages, format=request.format)
-        return Case(t.answer, t.tool_results, t.question, t.history or None)
-    if request.format != "auto":
-        raise InputError("only applies to messages", "format")
-    if request.answer is None:
-        raise InputError("missing: give the answer and tool_results, or messages", "answer")
-    if request.tool_results is None:
-        raise InputError("missing (null): give the tool results, or messages", "tool_results")
-    return Case(request.answer, request.tool_results, request.question, request.history)
-
-
 def _tool_names(tool_results: Any) -> list[str]:
     if isinstance(tool_results, list):
         return sorted({t["name"] for t in tool_results if isinstance(t, dict) and isinstance(t.get("name"), str)})
@@ -140,23 +109,24 @@ class VerifyService:
                  abandoned: threading.Event | None = None) -> Report:
         started = time.perf_counter()
         policy = self._policy(request)
-        case = _case_of(request)
-        if len(case.answer) > policy.max_answer_chars:  # before indexing anything
-            raise LimitError("answer length in characters", len(case.answer), policy.max_answer_chars)
-        hay = self.cache.get(case.tool_results, request.locale, policy.max_leaves)
-        report = verify(case.answer, question=case.question, locale=request.locale,
-                        policy=policy, haystack=hay, history=case.history)
+        answer, tool_results, question, history = request.parts()
+        if len(answer) > policy.max_answer_chars:  # before indexing anything
+            raise LimitError("answer length in characters", len(answer), policy.max_answer_chars)
+        hay = self.cache.get(tool_results, request.locale, policy.max_leaves)
+        report = verify(answer, question=question, locale=request.locale,
+                        policy=policy, haystack=hay, history=history)
         if self.audit is not None:  # the id of the record it will be, so a client can quote it
             report = report.model_copy(update={"audit_id": str(uuid.uuid4())})
         if abandoned is None or not abandoned.is_set():  # a 503 went out: the caller never saw it
-            self._record(request, case, report, (time.perf_counter() - started) * 1000, rid)
+            self._record(request, (answer, question, tool_results), report, (time.perf_counter() - started) * 1000, rid)
         return report
 
-    def _record(self, request: VerifyRequest, case: Case, report: Report, latency_ms: float,
-                rid: str | None) -> None:
+    def _record(self, request: VerifyRequest, case: tuple[str, str | None, Any], report: Report,
+                latency_ms: float, rid: str | None) -> None:
         if self.audit is not None:
+            answer, question, tool_results = case
             row = build_record(
-                report, case.answer, case.question, _tool_names(case.tool_results),
+                report, answer, question, _tool_names(tool_results),
                 request.metadata.model_dump(exclude_none=True), request.locale, latency_ms,
                 self.redactor, request_id=rid)
             if self.settings.audit_sync:

@@ -22,7 +22,6 @@ from .._errors import InputError
 from ..api.schemas import VerifyRequest
 from ..jsonio import loads
 from ..policy import Policy
-from ..transcripts import read_transcript
 
 
 class BadLine(Exception):
@@ -81,10 +80,7 @@ def parse(text: bytes, where: str) -> Case:
     except InputError as exc:  # JSON, UTF-8
         raise BadLine(error_body("invalid_input", str(exc).removeprefix(f"{where}: "), "body")) from None
     metadata = _metadata_of(obj)
-    if isinstance(obj, dict) and "messages" in obj:
-        # a transcript file or chat request body: its wrapper's other keys are no request's
-        obj = {k: v for k, v in obj.items() if k in VerifyRequest.model_fields}
-    try:
+    try:  # (a transcript file or chat body: VerifyRequest drops its wrapper's other keys)
         request = VerifyRequest.model_validate(obj)
     except ValidationError as exc:
         raise BadLine(_invalid_request(exc), metadata) from None
@@ -107,20 +103,7 @@ def _policy(request: VerifyRequest) -> Policy:
 
 
 def _case_of(request: VerifyRequest, metadata: dict[str, Any]) -> Case:
-    """As the service reads a request (``api/service.py``): the fields given, or the transcript's."""
+    """As the service reads a request (``VerifyRequest.parts``), with its locale, policy and metadata."""
     policy = _policy(request)
-    if request.messages is not None:
-        given = [f for f in ("answer", "tool_results", "question", "history") if getattr(request, f) is not None]
-        if given:
-            raise InputError(f"give either messages or {', '.join(given)}, not both: the transcript "
-                             "holds them", "messages")
-        t = read_transcript(request.messages, format=request.format)
-        return Case(t.answer, t.tool_results, t.question, t.history or None, request.locale, policy, metadata)
-    if request.format != "auto":
-        raise InputError("only applies to messages", "format")
-    if request.answer is None:
-        raise InputError("missing: give the answer and tool_results, or messages", "answer")
-    if request.tool_results is None:
-        raise InputError("missing (null): give the tool results, or messages", "tool_results")
-    return Case(request.answer, request.tool_results, request.question, request.history, request.locale,
-                policy, metadata)
+    answer, tool_results, question, history = request.parts()
+    return Case(answer, tool_results, question, history, request.locale, policy, metadata)
