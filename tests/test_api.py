@@ -4,7 +4,6 @@ audit log read back after a burst of concurrent requests and a shutdown."""
 from __future__ import annotations
 
 import json
-import os
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -13,10 +12,11 @@ from pathlib import Path
 import httpx
 import jsonpath_ng
 import pytest
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import create_engine, func, select
 from verifier.api.audit import verifications
 from verifier.api.settings import Settings
 
+from tests._audit_db import audit_rows, empty_postgres_url
 from tests._server import SERVE, running, serving
 
 QUOTE = [{"name": "get_quote", "id": "call_7", "output": {
@@ -234,13 +234,6 @@ def burst(base: str, n: int) -> None:
         assert set(pool.map(one, range(n))) == {200}
 
 
-def audit_rows(url: str) -> list[dict]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(select(verifications).order_by(verifications.c.id))]
-    finally:
-        engine.dispose()
 
 
 def check_audit_after_burst_and_shutdown(url: str) -> None:
@@ -268,14 +261,7 @@ def test_audit_log_on_sqlite_keeps_every_record_through_a_burst_and_a_shutdown(s
 
 @pytest.fixture
 def postgres_url() -> str:
-    url = os.environ.get("VERIFIER_TEST_POSTGRES_URL")
-    if not url:
-        pytest.skip("no PostgreSQL: set VERIFIER_TEST_POSTGRES_URL (.ci/run starts a server and sets it)")
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS verifications"))
-    engine.dispose()
-    return url
+    return empty_postgres_url()
 
 
 def test_audit_log_on_postgres_keeps_every_record_through_a_burst_and_a_shutdown(postgres_url):

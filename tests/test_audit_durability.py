@@ -19,6 +19,7 @@ from verifier.api.audit import TRUNCATED, AuditLog, verifications
 from verifier.api.metrics import Metrics
 from verifier.api.settings import Settings
 
+from tests._audit_db import empty_postgres_url
 from tests._server import Load, running, serving
 
 QUOTE = [{"name": "get_quote", "output": {"symbol": "NVDA", "price": 131.24, "change_pct": 1.87}}]
@@ -85,13 +86,7 @@ def test_one_bad_row_loses_only_itself_not_its_batch(tmp_path: Path, bad: dict[s
 
 
 def test_on_postgres_a_model_over_its_varchar_loses_only_its_row(tmp_path: Path):
-    url = os.environ.get("VERIFIER_TEST_POSTGRES_URL")
-    if not url:
-        pytest.skip("no PostgreSQL: set VERIFIER_TEST_POSTGRES_URL (.ci/run starts a server and sets it)")
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS verifications"))
-    engine.dispose()
+    url = empty_postgres_url()
     audit = AuditLog(url, batch=200, flush_ms=50)
     try:  # (record() takes the row as given: build_record would have cut the model to fit)
         for n in range(50):

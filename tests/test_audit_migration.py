@@ -4,7 +4,6 @@ both ids. Several workers opening one old file at once all start."""
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,10 +17,10 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
-    text,
 )
 from verifier.api.audit import AuditFailed, AuditLog, build_record, verifications
 
+from tests._audit_db import empty_postgres_url
 from verifier import verify
 
 TOOLS = [{"name": "q", "output": {"symbol": "NVDA", "price": 131.24}}]
@@ -31,14 +30,7 @@ TOOLS = [{"name": "q", "output": {"symbol": "NVDA", "price": 131.24}}]
 def url(request, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'old.db'}"
-    url = os.environ.get("VERIFIER_TEST_POSTGRES_URL")
-    if not url:
-        pytest.skip("no PostgreSQL: set VERIFIER_TEST_POSTGRES_URL (.ci/run starts a server and sets it)")
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS verifications"))
-    engine.dispose()
-    return url
+    return empty_postgres_url()
 
 
 def _old_log(url: str) -> None:

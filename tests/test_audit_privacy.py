@@ -13,11 +13,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, select
 from verifier.api.app import create_app
-from verifier.api.audit import verifications
 from verifier.api.settings import Settings
 
+from tests._audit_db import audit_rows
 from tests._server import running
 from verifier import VerifierError
 
@@ -27,20 +26,13 @@ META = {"assistant": "desk", "model": "m-1", "prompt_version": "v7", "route": "c
         "conversation_id": "conv-8f2c", "user_email": "jane@example.com"}
 
 
-def rows(url: str) -> list[dict]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(select(verifications).order_by(verifications.c.id))]
-    finally:
-        engine.dispose()
 
 
 def verify_redacted(url: str, answer: str = "NVDA closed at $139.40, up 1.87%.", **settings) -> dict:
     with running(Settings(audit_url=url, audit_redact=True, redaction_key=KEY, **settings)) as base:
         r = httpx.post(f"{base}/v1/verify", json={"answer": answer, "tool_results": QUOTE, "metadata": META})
         assert r.status_code == 200
-    (row,) = rows(url)
+    (row,) = audit_rows(url)
     return row
 
 
@@ -79,7 +71,7 @@ def test_without_redaction_the_record_is_kept_whole(tmp_path: Path):
     with running(Settings(audit_url=url)) as base:
         httpx.post(f"{base}/v1/verify", json={"answer": "NVDA closed at $139.40.", "tool_results": QUOTE,
                                             "metadata": META})
-    (row,) = rows(url)
+    (row,) = audit_rows(url)
     assert row["metadata"] == META and row["items"][0]["text"] == "$139.40"
 
 
