@@ -3,6 +3,7 @@ dependencies in the [server] extra, and a library that works without them."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -82,3 +83,28 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(wheel):
     assert any(n.endswith((".dist-info/licenses/LICENSE", ".dist-info/LICENSE")) for n in names)
     fastapi = [line for line in meta.splitlines() if line.startswith("Requires-Dist: fastapi")]
     assert fastapi and all("extra == \"server\"" in line for line in fastapi), fastapi
+
+
+def _source_packages() -> set[str]:
+    """Every package of the source tree, named as installed (``api/routes`` -> ``verifier.api.routes``)."""
+    roots = {"verifier": "verifier", "normalizers": "verifier.normalizers", "stoplists": "verifier.stoplists",
+             "api": "verifier.api"}
+    return {".".join((package, *init.parent.relative_to(ROOT / folder).parts))
+            for folder, package in roots.items() for init in (ROOT / folder).rglob("__init__.py")}
+
+
+def test_the_wheel_holds_every_package_of_the_source_tree(wheel):
+    held = {n.removesuffix("/__init__.py").replace("/", ".") for n in wheel.namelist() if n.endswith("/__init__.py")}
+    assert len(_source_packages()) > 5
+    assert _source_packages() <= held, sorted(_source_packages() - held)
+
+
+def test_verify_works_from_the_installed_wheel(wheel, tmp_path):
+    """The wheel unpacked alone on the path (not the source tree) verifies an answer."""
+    wheel.extractall(tmp_path)
+    code = ("import verifier, sys; assert verifier.__file__.startswith(sys.argv[1]), verifier.__file__\n"
+            "r = verifier.verify('AAPL trades at $142.30.', [{'name': 'q', 'output': {'symbol': 'AAPL', "
+            "'price': 142.3}}], judge=False)\nassert r.confidence == 'high', r.confidence\nprint('ok')")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=False, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(tmp_path)}, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
