@@ -3,7 +3,7 @@
 
 FastAPI parses JSON bodies with ``json.loads``, which turns 142.30 into the float 142.3
 and 1e400 into infinity. The verifier compares Decimals, so the routes here read the
-body with :func:`verifier.jsonio.loads` (Decimal numbers, clear errors) instead: the
+body with :func:`verifier.inputs.jsonio.loads` (Decimal numbers, clear errors) instead: the
 documented way to change that is a custom ``APIRoute`` with its own ``Request``.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
-from verifier.jsonio import loads
+from verifier.inputs.jsonio import loads
 
 from .auth import check_key
 

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from verifier import InputError, Policy, Report
-from verifier.transcripts import read_transcript
+from verifier.inputs.transcripts import read_transcript
 
 _EXAMPLE_TOOLS = [{"name": "get_quote", "id": "call_1",
                    "output": {"symbol": "AAPL", "price": 187.2, "change_pct": 1.2}}]
@@ -40,7 +40,7 @@ class Metadata(BaseModel):
                                         examples=["conv-8f2c"])
 
 
-#: The transcript formats ``messages`` may be read as (verifier.transcripts.FORMATS and "auto").
+#: The transcript formats ``messages`` may be read as (verifier.inputs.transcripts.FORMATS and "auto").
 Format = Literal["auto", "openai", "openai_responses", "anthropic", "langchain"]
 
 #: What a body must hold one of: the explicit pair, or a transcript.

@@ -22,7 +22,7 @@ from typing import Any
 
 from verifier import DeadlineExceeded, Haystack, InputError, LimitError, Policy, Report, verify
 from verifier.deadline import Deadline
-from verifier.jsonio import count_leaves, dumps
+from verifier.inputs.jsonio import count_leaves, dumps
 
 from .audit import AuditLog, build_record
 from .metrics import Metrics

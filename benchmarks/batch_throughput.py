@@ -30,7 +30,7 @@ from typing import Any
 from benchmarks import quick_main
 from verifier.batch import run_batch
 from verifier.batch.worker import LineVerifier
-from verifier.jsonio import dumps, loads
+from verifier.inputs.jsonio import dumps, loads
 
 LABELLED = Path(__file__).resolve().parent.parent / "fixtures" / "labelled.jsonl"
 

@@ -28,7 +28,7 @@ SHARED = ROOT.parent / "shared"
 
 
 def _labelled(path: Path) -> dict[str, Any]:
-    from verifier.evaluate import load_dataset, run
+    from verifier.evaluation.evaluate import load_dataset, run
 
     s = run(load_dataset(path), dataset=path.name).verifier
     kinds = {k: v["caught"] / v["total"] for k, v in s.per_kind.items() if v["total"]}

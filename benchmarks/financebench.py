@@ -14,11 +14,11 @@ the question is the question; the answer is ``model_answer``, as the model wrote
 goes through the same call, ``verify(answer, tools, question=question, judge=False)``:
 nothing is special-cased.
 
-Pass rule, the one ``verifier eval`` uses (``verifier.evaluate.flagged_spans``): a case
+Pass rule, the one ``verifier eval`` uses (``verifier.evaluation.evaluate.flagged_spans``): a case
 is flagged when its report has a flagged item or a flagged sentence note. A clean case
 passes when nothing is flagged; a faulty case is caught when anything is. (This is
 confidence "high" but for a flagged note without a span; the number of cases where the
-two rules disagree is reported.) The naive baseline (``verifier.baseline``) runs on the
+two rules disagree is reported.) The naive baseline (``verifier.evaluation.baseline``) runs on the
 same cases in the same process and flags when it finds any unsupported token.
 
 Reported per results file and overall, for finverify and the naive baseline: correct
@@ -43,8 +43,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from verifier import baseline, verify
-from verifier.evaluate import flagged_spans, percentiles
+from verifier import verify
+from verifier.evaluation import baseline
+from verifier.evaluation.evaluate import flagged_spans, percentiles
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPORA = ROOT.parent / "shared" / "corpora" / "financebench"
@@ -179,7 +180,7 @@ def to_json(result: dict[str, Any], read: dict[str, dict[str, int]]) -> dict[str
         raised[OVERALL] += 1
     keys = [*read, OVERALL]
     return {
-        "pass_rule": "verifier.evaluate.flagged_spans: nothing flagged (items or sentence notes)",
+        "pass_rule": "verifier.evaluation.evaluate.flagged_spans: nothing flagged (items or sentence notes)",
         "read": {**read, OVERALL: {k: sum(v[k] for v in read.values()) for k in ("read", "refusals")}},
         "raised_counts": {k: raised.get(k, 0) for k in keys},
         "finverify": {k: result["ours"].get(k, _Tally()).summary() for k in keys},

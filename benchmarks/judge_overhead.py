@@ -28,7 +28,7 @@ from typing import Any
 
 from benchmarks import quick_main
 from verifier import Haystack, OpenAIJudge, verify
-from verifier.stakes import high_stakes
+from verifier.judge.stakes import high_stakes
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "fixtures" / "scenarios"
 

@@ -24,7 +24,8 @@ from importlib import resources
 from typing import Any
 
 from benchmarks import quick_main
-from verifier import Haystack, Policy, baseline, verify
+from verifier import Haystack, Policy, verify
+from verifier.evaluation import baseline
 
 NO_DERIVE = Policy(derive=False)
 

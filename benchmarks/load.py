@@ -32,8 +32,9 @@ from sqlalchemy import create_engine, func, select
 from verifier.api.audit import verifications
 
 from tests._server import serving
-from verifier import Haystack, baseline, verify
-from verifier.jsonio import dumps, loads
+from verifier import Haystack, verify
+from verifier.evaluation import baseline
+from verifier.inputs.jsonio import dumps, loads
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELLED = ROOT / "fixtures" / "labelled.jsonl"

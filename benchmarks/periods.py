@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.tatqa import DEFAULT_CORPORA, tatqa_cases
-from verifier import Haystack, baseline, verify
+from verifier import Haystack, verify
+from verifier.evaluation import baseline
 
 
 def _value(text: str) -> Decimal | None:

@@ -28,7 +28,7 @@ from typing import Any
 
 from benchmarks import financebench, tatqa
 from verifier import Haystack, verify
-from verifier.evaluate import load_dataset
+from verifier.evaluation.evaluate import load_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOT = ROOT / "tests" / "snapshots" / "reports.json"

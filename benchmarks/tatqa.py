@@ -34,8 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import peers
-from verifier import Haystack, Policy, baseline, verify
-from verifier.evaluate import percentiles
+from verifier import Haystack, Policy, verify
+from verifier.evaluation import baseline
+from verifier.evaluation.evaluate import percentiles
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPORA = ROOT.parent / "shared" / "corpora"

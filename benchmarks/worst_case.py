@@ -44,9 +44,10 @@ from typing import Any
 from benchmarks import quick_main
 from benchmarks.load import _wrk
 from tests._server import serving
-from verifier import DeadlineExceeded, InputError, Policy, VerifierError, baseline, verify
+from verifier import DeadlineExceeded, InputError, Policy, VerifierError, verify
 from verifier.deadline import Deadline
-from verifier.jsonio import loads
+from verifier.evaluation import baseline
+from verifier.inputs.jsonio import loads
 
 Case = tuple[str, Any]  # (answer, tool_results)
 
@@ -82,7 +83,7 @@ def _nested(depth: int) -> Any:
 
 
 def deepest(opening: str, closing: str) -> int:
-    """The deepest nesting :func:`verifier.jsonio.loads` reads here (Python's recursion
+    """The deepest nesting :func:`verifier.inputs.jsonio.loads` reads here (Python's recursion
     limit, less the frames already on the stack: about 990)."""
     low, high = 1, 100_000
     while low < high:

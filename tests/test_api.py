@@ -316,7 +316,7 @@ TRANSCRIPTS = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts
 @pytest.mark.parametrize("name", sorted(p.name for p in TRANSCRIPTS.glob("*.json")))
 def test_messages_verify_to_the_same_report_as_the_explicit_call(base, name):
     from verifier import verify
-    from verifier.jsonio import load_path
+    from verifier.inputs.jsonio import load_path
 
     fixture = load_path(TRANSCRIPTS / name)
     raw = (TRANSCRIPTS / name).read_text(encoding="utf-8")

@@ -19,8 +19,8 @@ from verifier.api.settings import Settings
 
 from tests._server import running
 from verifier import verify
-from verifier.jsonio import load_path
-from verifier.transcripts import FORMATS
+from verifier.inputs.jsonio import load_path
+from verifier.inputs.transcripts import FORMATS
 
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 QUOTE = [{"name": "get_quote", "id": "call_1", "output": {"symbol": "NVDA", "price": 131.24}}]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifier import verify
-from verifier.arithmetic import agree, chains
+from verifier.derive.arithmetic import agree, chains
 from verifier.extract import extract
 
 

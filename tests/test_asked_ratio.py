@@ -4,8 +4,8 @@ that tries that one expression before any other."""
 import pytest
 
 from verifier import Policy, verify
-from verifier.asked_ratio import candidates, ratio_sides
-from verifier.haystack import Haystack
+from verifier.index.haystack import Haystack
+from verifier.question.asked_ratio import candidates, ratio_sides
 
 GOODWILL = {"columns": ["(In Millions)", "Dec 29, 2018", "Acquisitions", "Transfers", "Other", "Dec 28, 2019"],
             "rows": [["Data Center Group", "$5,424", "$1,758", "$—", "$—", "$7,155"],
@@ -139,7 +139,7 @@ def test_without_the_spelled_out_ratio_a_two_digit_ratio_is_too_likely_by_chance
 def test_the_module_examples_hold():
     import doctest
 
-    from verifier import asked_ratio
+    from verifier.question import asked_ratio
     assert doctest.testmod(asked_ratio).failed == 0
 
 

@@ -4,7 +4,7 @@ import pytest
 from verifier.normalizers.tickers import same_entity
 
 from verifier import verify
-from verifier.attribute import sentence_starts
+from verifier.checks.attribute import sentence_starts
 
 SCREEN = [{"name": "screen", "output": {"as_of_spx_change_pct": 0.8, "results": [
     {"symbol": "NVDA", "price": 131.24, "change_pct": 1.87},

@@ -16,9 +16,9 @@ import pytest
 from tests.conftest import FIXTURES
 from verifier import verify
 from verifier.batch import read_output, run_batch
-from verifier.jsonio import dumps, loads
+from verifier.inputs.jsonio import dumps, loads
+from verifier.inputs.transcripts import read_transcript
 from verifier.models import json_text
-from verifier.transcripts import read_transcript
 
 #: Labelled cases used: 6 scenarios of about 5 answers over the same tool results, and
 #: the answers that compute derived values (missing-field suggestions).

@@ -8,7 +8,7 @@ import pytest
 
 from tests.test_batch import requests, write_jsonl
 from verifier.batch import read_output, run_batch
-from verifier.jsonio import dumps
+from verifier.inputs.jsonio import dumps
 
 ray = pytest.importorskip("ray", reason="the Ray engine needs the [ray] extra: pip install 'finverify[ray]'")
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from verifier import verify
-from verifier.jsonio import dumps, loads
+from verifier.inputs.jsonio import dumps, loads
 
 from .conftest import ROOT
 

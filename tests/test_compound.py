@@ -1,11 +1,11 @@
-"""Three- and four-cell derivations over the cells a question names (verifier.compound)."""
+"""Three- and four-cell derivations over the cells a question names (verifier.derive.compound)."""
 
 from decimal import Decimal
 
 import jsonpath_ng
 
 from verifier import verify
-from verifier.compound import Cell, Target, search, templates_for
+from verifier.derive.compound import Cell, Target, search, templates_for
 
 CASH = {"unit": "million", "columns": ["", "2019 €m", "2018 €m", "2017 €m"], "rows": [
     ["Operating free cash flow", "7,071", "7,001", "5,627"],
@@ -204,10 +204,10 @@ def test_a_sum_of_amounts_is_no_percentage():
 def test_a_hit_is_not_believed_once_earlier_searches_spent_the_budget():
     # "the change between 2018 and 2019 average": the single-step searches over the
     # named row come first; their chances count against the longer expressions' hit
-    from verifier import derive
+    from verifier.derive import core as derive
+    from verifier.derive.operands import groups_of
     from verifier.extract import extractor
-    from verifier.haystack import Haystack
-    from verifier.operands import groups_of
+    from verifier.index.haystack import Haystack
 
     hay = Haystack(CASH)
     mention = next(m for m in extractor("en_US", ()).extract("The answer is 547.5 million.") if m.num_forms)
@@ -223,7 +223,7 @@ def test_a_hit_is_not_believed_once_earlier_searches_spent_the_budget():
 def test_runs_summed_or_averaged_stop_at_a_total_or_subtotal():
     # one column: two items, their subtotal, three items, the total. A run never takes
     # a total in (everything counted twice) nor crosses it (two sections mixed)
-    from verifier.compound import _means, _totals
+    from verifier.derive.compound import _means, _totals
     values = [("10", False), ("20", False), ("30", True), ("40", False), ("50", False), ("60", False), ("180", True)]
     cells = [Cell(Decimal(v), leaf=i, row=i, column=1, total_row=closing) for i, (v, closing) in enumerate(values)]
     sums = {f.result for f in _totals(cells)}

@@ -143,7 +143,7 @@ CHARGES = {"table": {"columns": ["", "2019", "2018"], "rows": [
 
 
 def test_the_question_names_the_operation_first_and_a_row_label_is_not_one():
-    from verifier.cues import cue_words
+    from verifier.text.cues import cue_words
     assert cue_words("What was the change in Total operating income?")[0] == "difference"
     assert cue_words("What was the total change in average revenue?")[:2] == ("total", "difference")
     # "percentage of" asks for a share; "percentage" alone (or "percentage change") a change
@@ -153,7 +153,7 @@ def test_the_question_names_the_operation_first_and_a_row_label_is_not_one():
     assert cue_words("What is the percentage of increase in revenue?")[0] == "percent_change"
     assert cue_words("What is the percentage of the increase in revenue?")[0] == "percent_change"
     from verifier import Haystack
-    from verifier.derive import asked_cues
+    from verifier.derive.core import asked_cues
     named = Haystack({"columns": ["", "2019", "2018"],
                       "rows": [["Percentage of revenue", "12%", "11%"], ["Revenue", "100", "90"]]})
     assert asked_cues("What was the Percentage of revenue in 2019?", named) == ()  # a row's name, no cue
@@ -566,7 +566,7 @@ def test_a_question_naming_a_total_row_asks_about_the_rows_it_totals():
     assert one("It changed by -10.", sheet, question="What was the change in total current assets?"
                )[0].status == "unsupported"
 
-    from verifier.operands import closes_section
+    from verifier.derive.operands import closes_section
     assert [closes_section(x) for x in ("Subtotal", "Grand total", "% of total", "Percentage of total")] == [
         True, True, False, False]  # a share of the total is no total row
     # a total printed last ("Non-current assets total") closes its rows as "Total ..." does
@@ -801,7 +801,7 @@ def test_figures_asked_by_date_must_be_the_asked_thing_of_the_asked_date(paragra
 
 
 def test_figures_asked_by_date_are_not_read_past_a_bound():
-    from verifier.asked_text import MAX_PROSE_CLAUSES
+    from verifier.question.asked_text import MAX_PROSE_CLAUSES
     psu = ["In February 2016, we granted 547,000 PSUs.", "In October 2018, we granted 464,888 PSUs."]
     filler = [f"In 2018, committee {i} met." for i in range(MAX_PROSE_CLAUSES)]
     question = "What is the percentage difference in the number of PSUs granted between February 2016 and October 2018?"
@@ -810,7 +810,7 @@ def test_figures_asked_by_date_are_not_read_past_a_bound():
 
 
 def test_figures_asked_by_date_are_a_few_or_none():
-    from verifier.asked_text import MAX_PROSE_ASKED
+    from verifier.question.asked_text import MAX_PROSE_ASKED
     teams = ["sales", "audit", "legal", "risk", "ops", "tax", "trading", "research", "credit", "treasury"]
     assert len(teams) > MAX_PROSE_ASKED
     many = {"paragraphs": [f"In 2019, we granted {100 + i},000 PSUs to {team}."
@@ -1394,7 +1394,7 @@ def test_a_haystack_kept_for_many_questions_keeps_only_the_recent_ones_facts():
     # the service keeps a haystack for many requests: what each question names is
     # cached on it, and must not grow with every new question
     from verifier import Haystack
-    from verifier.operands import MAX_PER_QUESTION, PER_QUESTION, facts
+    from verifier.derive.operands import MAX_PER_QUESTION, PER_QUESTION, facts
     hay = Haystack(LEASES)
     for year in range(MAX_PER_QUESTION + 40):
         verify("The answer is 140 million.", haystack=hay,

@@ -5,7 +5,7 @@ the data supports is retrieved, not filled in."""
 from __future__ import annotations
 
 from verifier import verify
-from verifier.acronyms import defined_terms
+from verifier.text.acronyms import defined_terms
 
 QUOTE = [{"name": "q", "output": {"symbol": "SAP.DE", "exchange": "XETRA", "price": 231.45, "change": -1.4}}]
 

@@ -17,7 +17,7 @@ import pytest
 from verifier import verify
 from verifier._errors import InputError
 from verifier.eval_report import Collector, before_outcomes, compare, load_before
-from verifier.evaluate import EvalResult, load_dataset, run
+from verifier.evaluation.evaluate import EvalResult, load_dataset, run
 
 pytest.importorskip("matplotlib", reason="the HTML report's charts need matplotlib (the [report] extra)")
 

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from benchmarks import financebench as fb
-from verifier import baseline, verify
-from verifier.evaluate import flagged_spans
+from verifier import verify
+from verifier.evaluation import baseline
+from verifier.evaluation.evaluate import flagged_spans
 
 ROOT = Path(__file__).resolve().parent.parent
 FINANCEBENCH = ROOT.parent / "shared" / "corpora" / "financebench"

@@ -10,8 +10,8 @@ import jsonpath_ng
 import pytest
 
 from verifier import verify
-from verifier.evaluate import flagged_spans
-from verifier.labelled import render, scenarios
+from verifier.evaluation.evaluate import flagged_spans
+from verifier.evaluation.labelled import render, scenarios
 from verifier.models import FLAGGED_STATUSES, SUPPORTED_STATUSES, NoteKind
 
 from .conftest import FIXTURES, SCENARIOS
@@ -90,4 +90,4 @@ def test_evidence_paths_resolve_to_the_matched_leaf(scenario, answer):
 def test_labelled_jsonl_matches_the_scenarios():
     committed = (FIXTURES / "labelled.jsonl").read_text(encoding="utf-8")
     assert committed == render(SCENARIOS), (
-        "fixtures/labelled.jsonl is stale: run python -m verifier.labelled fixtures/scenarios fixtures/labelled.jsonl")
+        "fixtures/labelled.jsonl is stale: run python -m verifier.evaluation.labelled fixtures/scenarios fixtures/labelled.jsonl")

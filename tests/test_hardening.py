@@ -12,7 +12,8 @@ import pytest
 from verifier.api.settings import Settings
 
 from tests._server import running
-from verifier import Policy, jsonio, verify
+from verifier import Policy, verify
+from verifier.inputs import jsonio
 
 #: Leaf keys the haystack reads as a record's period ("fiscal_year", "quarter", ...):
 #: their values used to go through a bare int().

@@ -5,7 +5,7 @@ import jsonpath_ng
 import pytest
 
 from verifier import Haystack, InputError, LimitError, verify
-from verifier.haystack import as_tools, iter_leaves
+from verifier.index.haystack import as_tools, iter_leaves
 
 
 def resolve(h: Haystack, leaf: int):
@@ -171,7 +171,7 @@ def test_a_dash_cell_is_nil_for_matching_but_no_operand():
 @pytest.mark.parametrize(("text", "where"), [('{"a": NaN}', "line 1, column 7"), ('[1,\n -Infinity]', "line 2, column 2"),
                                             ('{"NaN": "NaN", "x": Infinity}', "line 1, column 21")])
 def test_json_with_nan_or_infinity_is_refused_naming_where(text, where):
-    from verifier.jsonio import loads
+    from verifier.inputs.jsonio import loads
     with pytest.raises(InputError) as err:
         loads(text, "tools.json")
     assert "is not a JSON number" in str(err.value) and where in str(err.value)
@@ -206,7 +206,7 @@ def test_a_dash_in_a_field_is_not_available_not_zero():
 
 
 def test_the_position_of_a_bare_nan_skips_strings():
-    from verifier.jsonio import loads
+    from verifier.inputs.jsonio import loads
     with pytest.raises(InputError, match="line 1, column 36"):
         loads('{"note": "value is NaN here", "x": NaN}')
 

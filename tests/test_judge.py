@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from verifier import Haystack, Policy, verify
-from verifier.judge import (
+from verifier.judge.client import (
     JudgeEvidence,
     JudgeUnavailable,
     JudgeUnparseable,
@@ -28,7 +28,7 @@ from verifier.judge import (
     quote_in_data,
     sentence_leaves,
 )
-from verifier.stakes import high_stakes
+from verifier.judge.stakes import high_stakes
 
 from .conftest import FIXTURES, SCENARIOS
 
@@ -423,7 +423,7 @@ EVAL_SCRIPT = json.loads((FIXTURES / "judge" / "eval_script.json").read_text(enc
 
 
 def test_judge_eval_measures_the_scripted_judge(server: ScriptedJudge) -> None:
-    from verifier.judge_eval import load_cases, run
+    from verifier.evaluation.judge_eval import load_cases, run
 
     server.script = lambda body: EVAL_SCRIPT[claim_of(body)]
     cases = load_cases(FIXTURES / "judge" / "eval.jsonl")
@@ -439,7 +439,7 @@ def test_judge_eval_measures_the_scripted_judge(server: ScriptedJudge) -> None:
 
 def test_judge_eval_rejects_a_sentence_not_in_its_answer(tmp_path: Any) -> None:
     from verifier import InputError
-    from verifier.judge_eval import load_cases
+    from verifier.evaluation.judge_eval import load_cases
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"id": "x", "tool_results": [], "sentence": "A.", "answer": "B.",

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verifier import verify
-from verifier.haystack import Haystack
+from verifier.index.haystack import Haystack
 
 
 def status(answer: str, tools: Any, locale: str = "en_US") -> dict[str, str]:

@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from verifier import Haystack, verify
-from verifier.prose_periods import periods_of
+from verifier.index.prose_periods import periods_of
 
 SHARES = ("Potential shares from outstanding employee equity awards totaling 1 million, 1 million and "
           "6 million for fiscal 2019, 2018 and 2017, respectively, were excluded from diluted EPS.")
@@ -134,7 +134,7 @@ def test_periods_first_pair_only_when_nothing_else_is_listed_after_the_figures()
      [("346453", {"april", "2019"})]),
 ])
 def test_dated_figures_of_running_text(text, years, expected):
-    from verifier.prose_periods import dated_figures
+    from verifier.index.prose_periods import dated_figures
     hay = Haystack({"note": text})
     found = [(d.forms, set(d.when)) for run in dated_figures(hay, 0, frozenset(years)) for d in run
              if d.when & years]

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import SCENARIOS
 from verifier import Haystack, verify
-from verifier.sentences import content_words, sources, split, stem
+from verifier.text.sentences import content_words, sources, split, stem
 
 NEWS = json.loads((SCENARIOS / "17_news_quotes.json").read_text())
 

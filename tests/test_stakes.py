@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from verifier import stoplists
-from verifier.stakes import find_stakes, high_stakes, lexicon, parse_entry
+from verifier.judge.stakes import find_stakes, high_stakes, lexicon, parse_entry
 
 
 def reasons(text: str, extra: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -97,7 +97,7 @@ def test_lexicon_file_parses_and_says_its_source() -> None:
 
 def test_policy_phrases_reach_the_pipeline() -> None:
     from verifier import Policy, verify
-    from verifier.judge import JudgeReply
+    from verifier.judge.client import JudgeReply
 
     class Recorder:
         model = "recorder"

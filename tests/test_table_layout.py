@@ -5,8 +5,8 @@ from decimal import Decimal
 import pytest
 
 from verifier import Haystack, verify
-from verifier.haystack import is_period_label
-from verifier.table_layout import layout, spans
+from verifier.index.haystack import is_period_label
+from verifier.index.table_layout import layout, spans
 
 
 @pytest.mark.parametrize(("row", "width", "want"), [
@@ -104,7 +104,7 @@ def test_a_section_row_of_periods_dates_and_names_the_cells_below_it():
 
 
 def test_a_renamed_column_is_a_column_of_its_own():
-    from verifier.operands import groups_of
+    from verifier.derive.operands import groups_of
     hay = Haystack({"columns": ["(In Millions)", "Acquisitions", "Dec 28, 2019"], "rows": [
         ["A", "3", "7,155"], ["B", "1", "10,290"], ["(In Millions)", "Acquisitions", "Dec 29, 2018"],
         ["A", "4", "5,424"], ["B", "2", "10,278"]]})
@@ -117,7 +117,7 @@ def test_a_renamed_column_is_a_column_of_its_own():
 def test_the_module_examples_hold():
     import doctest
 
-    from verifier import table_layout
+    from verifier.index import table_layout
     assert doctest.testmod(table_layout).failed == 0
 
 
@@ -180,7 +180,7 @@ def test_a_repeated_header_keeps_the_names_of_columns_it_leaves_blank():
 
 
 def test_a_years_percent_column_is_not_one_of_the_rows_period_figures():
-    from verifier.operands import groups_of
+    from verifier.derive.operands import groups_of
     hay = Haystack({"columns": ["", "2019", "2019 %", "2018", "2018 %", "Change"],
                     "rows": [["Americas", "600", "50", "500", "45.5", "20%"]]})
     assert is_period_label("2019 %")  # a year's column, in percent

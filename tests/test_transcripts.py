@@ -15,9 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifier import InputError, TranscriptError, verify, verify_messages
-from verifier.jsonio import load_path
+from verifier.inputs.jsonio import load_path
+from verifier.inputs.transcripts import (
+    FORMATS,
+    csv_table,
+    markdown_tables,
+    parse_text,
+    read_transcript,
+)
 from verifier.models import SUPPORTED_STATUSES
-from verifier.transcripts import FORMATS, csv_table, markdown_tables, parse_text, read_transcript
 
 from .conftest import FIXTURES
 
@@ -474,6 +480,6 @@ def test_a_wrong_explicit_format_says_what_the_messages_look_like():
 
 
 def test_a_chat_request_body_or_saved_file_holding_messages_reads_as_its_list():
-    from verifier.jsonio import load_path
+    from verifier.inputs.jsonio import load_path
     saved = load_path(Path(__file__).parent.parent / "fixtures" / "transcripts" / "openai_chat_multi_turn.json")
     assert verify_messages(saved).model_dump() == verify_messages(saved["messages"]).model_dump()

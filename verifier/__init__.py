@@ -17,8 +17,9 @@ from ._errors import (
     VerifierError,
 )
 from .aio import averify, averify_messages
-from .haystack import Haystack
-from .judge import Judge, JudgeError, JudgeReply, OpenAIJudge
+from .index.haystack import Haystack
+from .inputs.transcripts import verify_messages
+from .judge.client import Judge, JudgeError, JudgeReply, OpenAIJudge
 from .models import (
     Badge,
     Evidence,
@@ -33,7 +34,6 @@ from .models import (
 )
 from .pipeline import VERSION, verify
 from .policy import Policy
-from .transcripts import verify_messages
 
 __version__ = VERSION
 

@@ -19,12 +19,12 @@ import weakref
 from typing import Any, Literal
 
 from .deadline import current
-from .haystack import Haystack
-from .judge import Judge, JudgeReply, JudgeUnavailable, judge_from_env
+from .index.haystack import Haystack
+from .inputs.transcripts import read_transcript
+from .judge.client import Judge, JudgeReply, JudgeUnavailable, judge_from_env
 from .models import Report
 from .pipeline import verify
 from .policy import Policy
-from .transcripts import read_transcript
 
 __all__ = ["averify", "averify_messages"]
 

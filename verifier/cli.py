@@ -26,15 +26,15 @@ from rich.text import Text
 from verifier import stoplists
 
 from ._errors import InputError, VerifierError
-from .evaluate import load_dataset, run
-from .jsonio import load_path, loads, read_jsonl, read_text
-from .judge import Judge, OpenAIJudge, judge_from_env
+from .evaluation.evaluate import load_dataset, run
+from .inputs.jsonio import load_path, loads, read_jsonl, read_text
+from .inputs.transcripts import read_transcript
+from .judge.client import Judge, OpenAIJudge, judge_from_env
 from .models import Report, json_text
 from .pipeline import VERSION as __version__
 from .pipeline import verify
 from .policy import Policy
 from .suggest import aggregate
-from .transcripts import read_transcript
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Check an assistant's answer against the tool results it consulted.")
@@ -207,7 +207,7 @@ def judge_eval(
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:
     """Measure a model judge on labelled sentences: agreement, precision/recall on unsupported."""
-    from . import judge_eval as judging
+    from .evaluation import judge_eval as judging
 
     try:
         cases = judging.load_cases(dataset)

@@ -14,8 +14,8 @@ from typing import Any, Literal
 from ._errors import InputError, LimitError
 from ._version import VERSION
 from .deadline import Deadline, check
-from .haystack import Haystack
-from .judge import Judge, judge_from_env
+from .index.haystack import Haystack
+from .judge.client import Judge, judge_from_env
 from .models import Report
 from .normalizers import NormalizeError, canonical_locale
 from .policy import Policy
@@ -98,7 +98,7 @@ def verify(
     a prebuilt ``haystack`` instead to verify many answers over the same results.
     ``history`` holds earlier turns' tool results (same forms, or a Haystack): a value
     found only there is ``stale``.
-    ``judge`` is the model judge for high-stakes sentences (see ``verifier.judge``): by
+    ``judge`` is the model judge for high-stakes sentences (see ``verifier.judge.client``): by
     default (None) the one ``VERIFIER_JUDGE_URL`` configures, none when it is unset;
     False turns it off. A judge's fault never fails the call: the sentence is
     ``not_judged`` and the deterministic result stands.

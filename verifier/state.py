@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .extract import Mention
-from .haystack import Haystack
-from .judge import Judge
+from .index.haystack import Haystack
+from .judge.client import Judge
 from .models import Item, Judgement, Note, Report, SentenceCheck, Suggestion
 from .policy import Policy
-from .sentences import Sentence
+from .text.sentences import Sentence
 
 #: The fields a verification starts with: the arguments of ``verify()``.
 INPUTS = frozenset({"answer", "haystack", "locale", "policy", "question", "history", "judge"})

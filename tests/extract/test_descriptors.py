@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from verifier import verify
-from verifier.descriptors import spans
 from verifier.extract import extract
+from verifier.extract.descriptors import spans
 
 
 def _described(text: str, locale: str = "en_US") -> list[str]:
@@ -73,7 +73,7 @@ def test_windows_after_in_and_in_a_label_and_insider_forms_are_no_values():
 
 
 def test_a_tenor_after_an_instruments_name_is_a_descriptor_and_a_duration_after_for_is_not():
-    from verifier.descriptors import spans
+    from verifier.extract.descriptors import spans
     def found(text):
         return [text[a:b] for a, b in spans(text, "it_IT")]
     assert found("- BTP 10 anni (IT0005631590): rendimento 3,52%") == ["10 anni"]

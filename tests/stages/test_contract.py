@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from verifier import Policy, verify
-from verifier.evaluate import load_dataset
-from verifier.haystack import Haystack
+from verifier.evaluation.evaluate import load_dataset
+from verifier.index.haystack import Haystack
 from verifier.pipeline import STAGES, State, run, switched_off
 from verifier.state import INPUTS
 

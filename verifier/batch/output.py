@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Self
 
 from .._errors import InputError
-from ..jsonio import dumps, loads
+from ..inputs.jsonio import dumps, loads
 from ..models import Report, json_text
 from .records import input_files, read_lines
 

@@ -4,7 +4,7 @@
 FastAPI), so a batch line is validated exactly as a ``POST /v1/verify`` body is, without
 the ``[server]`` extra: explicit ``answer`` and ``tool_results`` (with ``question``,
 ``history``, ``locale``, ``policy``), or ``messages`` read by
-:func:`verifier.transcripts.read_transcript` as ``verifier check --messages`` reads them,
+:func:`verifier.inputs.transcripts.read_transcript` as ``verifier check --messages`` reads them,
 plus ``metadata``. A line holding a saved transcript file or a chat request body
 (``messages`` beside keys such as ``id`` or ``model``) keeps only the request's fields, as
 the CLI does. A line that is not a valid request raises :class:`BadLine` with the API's
@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from .._errors import InputError
 from ..api.schemas import VerifyRequest
-from ..jsonio import loads
+from ..inputs.jsonio import loads
 from ..policy import Policy
 
 

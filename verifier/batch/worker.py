@@ -17,8 +17,8 @@ from typing import Any
 
 from .._errors import DeadlineExceeded, InputError, LimitError
 from ..deadline import Deadline
-from ..haystack import Haystack
-from ..jsonio import count_leaves, dumps
+from ..index.haystack import Haystack
+from ..inputs.jsonio import count_leaves, dumps
 from ..models import Report
 from ..normalizers import NormalizeError, canonical_locale
 from ..pipeline import verify

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..evaluate import EvalResult
+from ..evaluation.evaluate import EvalResult
 from .cases import Collector, shown_case
 from .compare import Comparison, Flip, before_outcomes, compare, load_before
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..evaluate import fault_spans, flagged_spans
+from ..evaluation.evaluate import fault_spans, flagged_spans
 from ..models import Report
 from .compare import Outcome, outcome
 

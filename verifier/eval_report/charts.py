@@ -14,7 +14,7 @@ import io
 import re
 from typing import Any
 
-from ..evaluate import EvalResult
+from ..evaluation.evaluate import EvalResult
 
 try:
     import matplotlib

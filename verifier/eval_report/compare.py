@@ -15,8 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from .._errors import InputError
-from ..evaluate import EvalResult
-from ..jsonio import loads, read_text
+from ..evaluation.evaluate import EvalResult
+from ..inputs.jsonio import loads, read_text
 
 Outcome = Literal["passed", "false alarm", "caught", "missed", "error"]
 Change = Literal["newly passing", "newly failing", "newly caught", "newly missed", "relabelled"]

@@ -20,7 +20,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from ..evaluate import EvalResult
+from ..evaluation.evaluate import EvalResult
 from ..pipeline import VERSION
 from . import charts
 from .compare import Comparison, compare

@@ -2,7 +2,7 @@
 later pass cannot re-read them: skip phrases (:mod:`.skips`) -> codes -> credit
 ratings (:mod:`.ratings`) -> dates and
 periods -> times of day (:mod:`.times`) -> descriptors (windows, tenors:
-:mod:`verifier.descriptors`) -> numeric values -> tickers -> leftover digits. Quoted
+:mod:`verifier.extract.descriptors`) -> numeric values -> tickers -> leftover digits. Quoted
 phrases are read on their own and may overlap other mentions."""
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ from verifier.normalizers import (
     times,
 )
 
-from .. import acronyms, descriptors
 from ..deadline import check as check_deadline
 from ..models import decimal_text
+from ..text import acronyms
+from . import descriptors
 from .hedges import ONE_SIDED, direction_of, hedge_before, hedged_tolerance
 from .mention import Mention, NumForm, claim, is_claimed
 from .ratings import rating_mentions

@@ -48,9 +48,9 @@ except ModuleNotFoundError as exc:  # say which extra brings it
 
 from .._errors import InputError
 from ..aio import averify
-from ..judge import Judge
+from ..inputs.transcripts import parse_text
+from ..judge.client import Judge
 from ..policy import Policy
-from ..transcripts import parse_text
 
 __all__ = ["VerifierGuardrail"]
 

@@ -13,7 +13,7 @@ The input is the run's message list (``HumanMessage``, ``AIMessage`` with
 ``tool_calls``, ``ToolMessage``, as objects or their dict forms) or a mapping with a
 ``messages`` list (a LangGraph state); the output is the :class:`~verifier.Report` of
 the final answer against the current turn's tool results, read by
-:mod:`verifier.transcripts`. ``ainvoke`` runs :func:`verifier.averify`, so the event
+:mod:`verifier.inputs.transcripts`. ``ainvoke`` runs :func:`verifier.averify`, so the event
 loop is not blocked. A transcript that cannot be read raises ``TranscriptError``.
 Importing this module needs the ``[langchain]`` extra; ``import verifier`` does not.
 """
@@ -30,11 +30,11 @@ except ModuleNotFoundError as exc:  # say which extra brings it
 
 from .._errors import InputError
 from ..aio import averify_messages
-from ..judge import Judge
+from ..inputs.transcripts import FORMATS, read_transcript
+from ..judge.client import Judge
 from ..models import Report
 from ..pipeline import verify
 from ..policy import Policy
-from ..transcripts import FORMATS, read_transcript
 
 __all__ = ["verifier_runnable"]
 

@@ -24,10 +24,10 @@ from typing import Any
 import pytest
 
 from .._errors import InputError
+from ..inputs.transcripts import read_transcript
 from ..models import Report
 from ..pipeline import verify
 from ..policy import Policy
-from ..transcripts import read_transcript
 from .explain import explain
 
 __all__ = ["Verifier", "assert_verified", "assert_verified_messages"]

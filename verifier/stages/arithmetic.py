@@ -4,14 +4,14 @@ A chain that holds, over inputs the data supports (or constants, or figures chec
 an earlier chain), makes every figure it states after its inputs ``derived`` (the
 result, its other forms, the intermediate figures). A step that does not hold makes
 its figure ``wrong_arithmetic``, with the value the step before it gives. The constants
-of a formula ("* 100", "/ 3", "365 ×") are descriptors (``verifier.descriptors``), read
+of a formula ("* 100", "/ 3", "365 ×") are descriptors (``verifier.extract.descriptors``), read
 here as inputs that need no support. An input the data does not support stays flagged
 on its own.
 """
 
 from __future__ import annotations
 
-from .. import arithmetic
+from ..derive import arithmetic
 from ..extract import NUMERIC_KINDS, Mention
 from ..models import SUPPORTED_STATUSES, Evidence, Item
 from ..state import State

@@ -4,8 +4,8 @@ is a time of day stated beside a value whose record has another time."""
 
 from __future__ import annotations
 
-from ..attribute import attribute, attribute_periods, named_tickers
-from ..same_record import attribute_earlier, attribute_times
+from ..checks.attribute import attribute, attribute_periods, named_tickers
+from ..index.same_record import attribute_earlier, attribute_times
 from ..state import State
 
 REQUIRES = frozenset({"answer", "matched", "haystack"})

@@ -26,14 +26,14 @@ from typing import Any
 
 import regex
 
-from ..attribute import clause_entities, sentence_starts
+from ..checks.attribute import clause_entities, sentence_starts
+from ..checks.match import candidate_leaves
 from ..deadline import check
 from ..extract import NUMERIC_KINDS, Mention
-from ..haystack import Haystack, LeafId
-from ..match import candidate_leaves
+from ..index.haystack import Haystack, LeafId
+from ..index.percent_words import BASIS, FRACTION, POINTS
 from ..models import SUPPORTED_STATUSES, Candidate, Item, Scope, decimal_text
 from ..normalizers.numbers import CONTEXT
-from ..percent_words import BASIS, FRACTION, POINTS
 from ..state import State
 
 REQUIRES = frozenset({"answer", "matched", "haystack"})

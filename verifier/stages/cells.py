@@ -3,9 +3,9 @@ misattributed, each with a ``cells`` flag for the derive stage."""
 
 from __future__ import annotations
 
-from .. import cells
 from ..extract import extractor
 from ..models import Flag
+from ..question import cells
 from ..state import State
 
 REQUIRES = frozenset({"question", "answer", "matched", "haystack", "locale", "policy"})

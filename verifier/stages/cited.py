@@ -36,9 +36,9 @@ from typing import cast
 from verifier import stoplists
 from verifier.deadline import check as check_deadline
 
-from ..attribute import sentence_starts
+from ..checks.attribute import sentence_starts
 from ..extract import NUMERIC_KINDS, Mention, extractor
-from ..haystack import Haystack
+from ..index.haystack import Haystack
 from ..models import SUPPORTED_STATUSES, Item, Kind
 from ..normalizers import amounts
 from ..normalizers.numbers import CONTEXT

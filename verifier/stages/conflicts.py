@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import conflicts
+from ..checks import conflicts
 from ..state import State
 
 REQUIRES = frozenset({"sentences", "matched", "haystack"})

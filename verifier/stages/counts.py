@@ -11,8 +11,8 @@ from collections import defaultdict
 
 from verifier.deadline import check as check_deadline
 
-from ..haystack import Haystack, LeafId
-from ..match import leaf_evidence
+from ..checks.match import leaf_evidence
+from ..index.haystack import Haystack, LeafId
 from ..state import State
 
 REQUIRES = frozenset({"answer", "matched", "haystack", "policy"})

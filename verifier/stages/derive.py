@@ -1,6 +1,6 @@
 """derive: values computed from the data (a difference, a percent change, an average, a
 ratio, a share, a few multi-step shapes over the cells a question names); each becomes a
-missing-field suggestion. The search itself is ``verifier.derive``; this stage decides
+missing-field suggestion. The search itself is ``verifier.derive.core``; this stage decides
 which values to search, and which hits the question or the answer's own clause rule out."""
 
 from __future__ import annotations
@@ -12,18 +12,20 @@ from dataclasses import replace
 
 from verifier.normalizers import tickers
 
-from .. import cells, prose_periods, yearquarter
-from ..asked_ratio import ratio_sides
-from ..attribute import clause_entities, scope_starts, sentence_around, sentence_starts
-from ..cues import compares_averages, cue_words
-from ..derive import Budget, Derivation, asked_cues, derive
+from .. import yearquarter
+from ..checks.attribute import clause_entities, scope_starts, sentence_around, sentence_starts
+from ..checks.match import derived_item, misattributed_derivation
+from ..derive.core import Budget, Derivation, asked_cues, derive
+from ..derive.operands import record_label, slug
 from ..extract import NUMERIC_KINDS, Mention, extractor
-from ..haystack import Haystack
-from ..labels import focus_words, label_named
-from ..match import derived_item, misattributed_derivation
+from ..index import prose_periods
+from ..index.haystack import Haystack
 from ..models import Item, Suggestion
-from ..operands import record_label, slug
+from ..question import cells
+from ..question.asked_ratio import ratio_sides
 from ..state import State
+from ..text.cues import compares_averages, cue_words
+from ..text.labels import focus_words, label_named
 from ..yearquarter import Period, years_between
 
 REQUIRES = frozenset({"answer", "question", "matched", "haystack", "locale", "policy"})

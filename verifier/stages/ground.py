@@ -3,9 +3,9 @@ and each cited sentence's overlap with its source is measured."""
 
 from __future__ import annotations
 
-from ..grounding import ground
-from ..sentences import split
+from ..checks.grounding import ground
 from ..state import State
+from ..text.sentences import split
 
 REQUIRES = frozenset({"answer", "matched", "haystack", "policy"})
 ASSIGNS = frozenset({"sentences", "matched", "sentence_checks", "notes"})

@@ -10,11 +10,11 @@ import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 
-from ..attribute import sentence_starts
+from ..checks.attribute import sentence_starts
 from ..deadline import Deadline, current
-from ..judge import Trigger, evidence_for, judge_sentence, sentence_leaves
+from ..judge.client import Trigger, evidence_for, judge_sentence, sentence_leaves
+from ..judge.stakes import high_stakes
 from ..models import Judgement
-from ..stakes import high_stakes
 from ..state import State
 
 REQUIRES = frozenset({"judge", "answer", "matched", "haystack", "policy"})

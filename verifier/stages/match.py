@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..match import match
+from ..checks.match import match
 from ..state import State
 
 REQUIRES = frozenset({"mentions", "haystack", "policy"})

@@ -3,8 +3,9 @@ and moves whose two ends contradict their verb ("raised to $345 from $390")."""
 
 from __future__ import annotations
 
-from .. import moves, polarity
+from ..checks import polarity
 from ..state import State
+from ..text import moves
 
 REQUIRES = frozenset({"answer", "sentences", "matched", "haystack", "policy"})
 ASSIGNS = frozenset({"matched", "notes"})

@@ -6,9 +6,9 @@ asks about but the data lacks are ``gap_fill``; entities asked about and left ou
 
 from __future__ import annotations
 
-from .. import question as asked
 from ..extract import NUMERIC_KINDS, Mention, extractor
 from ..models import Item
+from ..question import entities as asked
 from ..state import State
 
 REQUIRES = frozenset({"question", "answer", "matched", "haystack", "locale", "policy"})

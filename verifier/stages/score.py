@@ -3,8 +3,8 @@ the Report."""
 
 from __future__ import annotations
 
-from .. import score as scoring
 from .._version import VERSION
+from ..checks import score as scoring
 from ..models import SUPPORTED_STATUSES, Confidence, Judgement, Report
 from ..state import State
 

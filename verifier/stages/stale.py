@@ -8,7 +8,7 @@ import re
 
 from verifier import stoplists
 
-from ..match import match, stale_item
+from ..checks.match import match, stale_item
 from ..models import SUPPORTED_STATUSES
 from ..state import State
 

@@ -1,0 +1,1 @@
+"""The logic behind the match-side stages: matching, attribution, polarity, conflicts, grounding, scoring."""

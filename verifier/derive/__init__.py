@@ -1,0 +1,1 @@
+"""Derivation: values computed from the data (operand groups, targets, search) and the answer's own arithmetic."""

@@ -1,0 +1,1 @@
+"""Measuring the verifier: labelled sets, the naive baseline, ``verifier eval`` and ``verifier judge-eval``."""

@@ -1,0 +1,1 @@
+"""Reading what users send: JSON with Decimal numbers, and assistant transcripts."""
