@@ -3,7 +3,7 @@ response carries ``X-Request-ID`` (see :mod:`api.request_id`), and any operation
 answer 500 in the error shape.
 
 The document is what clients are generated from and what schemathesis checks responses
-against (tests/test_schemathesis.py), so it states what the service really sends.
+against (tests/api/test_schemathesis.py), so it states what the service really sends.
 """
 
 from __future__ import annotations

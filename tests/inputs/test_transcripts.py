@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import FIXTURES
 from verifier import InputError, TranscriptError, verify, verify_messages
 from verifier.inputs.jsonio import load_path
 from verifier.inputs.transcripts import (
@@ -24,8 +25,6 @@ from verifier.inputs.transcripts import (
     read_transcript,
 )
 from verifier.models import SUPPORTED_STATUSES
-
-from .conftest import FIXTURES
 
 TRANSCRIPTS = sorted((FIXTURES / "transcripts").glob("*.json"))
 FIXTURE_CASES = [pytest.param(load_path(path), id=path.stem) for path in TRANSCRIPTS]
@@ -481,5 +480,5 @@ def test_a_wrong_explicit_format_says_what_the_messages_look_like():
 
 def test_a_chat_request_body_or_saved_file_holding_messages_reads_as_its_list():
     from verifier.inputs.jsonio import load_path
-    saved = load_path(Path(__file__).parent.parent / "fixtures" / "transcripts" / "openai_chat_multi_turn.json")
+    saved = load_path(Path(__file__).resolve().parents[2] / "fixtures" / "transcripts" / "openai_chat_multi_turn.json")
     assert verify_messages(saved).model_dump() == verify_messages(saved["messages"]).model_dump()

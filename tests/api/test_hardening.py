@@ -344,7 +344,7 @@ def test_a_request_policy_cannot_raise_the_servers_work_limits():
 
 # -- defect 4: the judge gets what is left of the request's deadline ------------------
 
-from tests.test_judge import ScriptedJudge
+from tests.judge.test_judge import ScriptedJudge
 
 #: a judge that never answers in time, one that asks to come back in an hour, one that
 #: drips its reply a byte at a time (each read well inside the per-attempt timeout)

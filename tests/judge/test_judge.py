@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import FIXTURES, SCENARIOS
 from verifier import Haystack, Policy, verify
 from verifier.judge.client import (
     JudgeEvidence,
@@ -29,8 +30,6 @@ from verifier.judge.client import (
     sentence_leaves,
 )
 from verifier.judge.stakes import high_stakes
-
-from .conftest import FIXTURES, SCENARIOS
 
 Reply = dict[str, Any]  # {"verdict", "quote", "reason"} | {"content"} | {"status"}; "delay", "headers", "drip"
 
@@ -494,7 +493,7 @@ def test_cli_judge_eval(server: ScriptedJudge, tmp_path: Any) -> None:
 
 def test_judge_eval_fails_when_the_judge_answered_nothing() -> None:
     # nothing listens on port 9: every sentence is not judged, so no figure means anything
-    dataset = str(Path(__file__).resolve().parent.parent / "fixtures" / "judge" / "eval.jsonl")
+    dataset = str(Path(__file__).resolve().parents[2] / "fixtures" / "judge" / "eval.jsonl")
     res = _cli("judge-eval", dataset, "--judge-url", "http://127.0.0.1:9/v1",
                "--judge-model", "m", "--no-progress")
     assert res.returncode == 1 and "answered none" in res.stderr

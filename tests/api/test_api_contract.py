@@ -22,7 +22,7 @@ from verifier import verify
 from verifier.inputs.jsonio import load_path
 from verifier.inputs.transcripts import FORMATS
 
-TRANSCRIPTS = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
+TRANSCRIPTS = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 QUOTE = [{"name": "get_quote", "id": "call_1", "output": {"symbol": "NVDA", "price": 131.24}}]
 BODY = {"answer": "NVDA closed at $131.24.", "tool_results": QUOTE}
 CHAT = [{"role": "user", "content": "Where did NVDA close?"},

@@ -310,7 +310,7 @@ def test_an_audit_count_matches_the_requests(sqlite_url):
 
 # -- transcripts over HTTP -------------------------------------------------------------------
 
-TRANSCRIPTS = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
+TRANSCRIPTS = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in TRANSCRIPTS.glob("*.json")))

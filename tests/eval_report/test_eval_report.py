@@ -1,7 +1,7 @@
 """``verifier eval --html``: the written file is self-contained (nothing fetched from
 another host), has its charts, shows every false alarm and miss with the highlights
 ``badge.js`` will draw, escapes the data set's text, and with ``--compare`` marks the
-cases that flipped. The browser half is tests/test_eval_report_browser.py."""
+cases that flipped. The browser half is tests/eval_report/test_eval_report_browser.py."""
 
 from __future__ import annotations
 

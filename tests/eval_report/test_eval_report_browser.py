@@ -1,5 +1,5 @@
 """The eval report in a real browser: Debian's Chromium, driven by Playwright (as
-tests/test_browser.py does; skipped the same way when /usr/bin/chromium is missing),
+tests/api/test_browser.py does; skipped the same way when /usr/bin/chromium is missing),
 opens the written file from disk and finds the charts drawn and each false alarm and
 miss highlighted by the inlined badge.js, with no request leaving the file. A
 screenshot is written to ``out/eval_report.png``.
@@ -13,11 +13,10 @@ from typing import Any
 
 import pytest
 
+from tests.api.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tests.conftest import ROOT
+from tests.eval_report.test_eval_report import HOSTILE, after_set, build
 from verifier import verify
-
-from .conftest import ROOT
-from .test_browser import CHROMIUM, CHROMIUM_ARGS
-from .test_eval_report import HOSTILE, after_set, build
 
 SCREENSHOT = ROOT / "out" / "eval_report.png"
 

@@ -21,10 +21,9 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import ROOT
 from verifier import verify
 from verifier.inputs.jsonio import dumps, loads
-
-from .conftest import ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

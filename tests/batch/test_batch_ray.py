@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_batch import requests, write_jsonl
+from tests.batch.test_batch import requests, write_jsonl
 from verifier.batch import read_output, run_batch
 from verifier.inputs.jsonio import dumps
 
@@ -47,7 +47,7 @@ def test_ray_engine_gives_the_local_engines_records_in_order(local_ray, logs, lo
     records, local_summary = local_run
     got = list(read_output(out))  # the folder's files in name order
     assert [(r["source"], r["line"]) for r in got] == [(r["source"], r["line"]) for r in records]
-    assert got == records  # the reports are verify()'s: tests/test_batch.py checks the local engine's
+    assert got == records  # the reports are verify()'s: tests/batch/test_batch.py checks the local engine's
     assert [(r["error"], r["field"]) for r in got if "error" in r] == [
         ("invalid_input", "body"), ("invalid_input", "tool_results"), ("invalid_input", "answer")]
     assert summary.as_dict() == local_summary.as_dict()
