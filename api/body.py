@@ -15,6 +15,7 @@ from typing import Any
 
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
+from starlette.requests import ClientDisconnect
 
 from verifier.inputs.jsonio import loads
 
@@ -35,6 +36,16 @@ class BodyTimeout(Exception):
     def __init__(self, limit_s: float):
         self.limit_s = limit_s
         super().__init__(f"the request body did not arrive within {limit_s:g} s")
+
+
+class ClientGone(Exception):
+    """The client closed the connection before its whole body arrived: nobody is left to
+    answer, and it is no failure of the service (logged at INFO, counted as 499)."""
+
+    def __init__(self, received: int, declared: str | None):
+        self.received, self.declared = received, declared
+        of = f" of {declared}" if declared else ""
+        super().__init__(f"the client hung up after {received:,}{of} body bytes")
 
 
 class UnsupportedMediaType(Exception):
@@ -93,6 +104,8 @@ class ExactJSONRequest(Request):
                         chunks.append(chunk)
             except TimeoutError:
                 raise BodyTimeout(timeout) from None
+            except ClientDisconnect:
+                raise ClientGone(size, declared) from None
             self._body = b"".join(chunks)
         return self._body
 

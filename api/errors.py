@@ -1,7 +1,8 @@
 """One place that maps errors to HTTP answers, all shaped as :class:`api.schemas.ErrorBody`.
 
 InputError -> 422 (with the field); LimitError and an oversized body -> 413; a body that
-is not UTF-8 JSON -> 415; a body slower than ``body_timeout_s`` -> 408; a request
+is not UTF-8 JSON -> 415; a body slower than ``body_timeout_s`` -> 408; a client that
+hangs up mid-body -> 499 (logged at INFO: nobody reads it); a request
 over its time budget, or whose record the durable audit log could not commit -> 503; bad
 credentials -> 401; FastAPI's validation errors -> 422 with the field path and a human
 message.
@@ -21,7 +22,7 @@ from verifier import InputError, LimitError, VerifierError
 
 from . import request_id
 from .audit import AuditFailed
-from .body import BodyTimeout, BodyTooLarge, UnsupportedMediaType
+from .body import BodyTimeout, BodyTooLarge, ClientGone, UnsupportedMediaType
 from .service import OverBudget
 
 _log = logging.getLogger("verifier.api")
@@ -93,6 +94,12 @@ async def _body_timeout(_: Request, exc: Exception) -> JSONResponse:
     return error_response(408, "timeout", str(exc), "body", headers={"Connection": "close"})
 
 
+async def _client_gone(request: Request, exc: Exception) -> JSONResponse:
+    # nobody reads this answer; 499 is the status proxies log for a client that hung up
+    _log.info("%s on %s %s (request %s)", exc, request.method, request.url.path, request_id.current())
+    return error_response(499, "client_disconnected", str(exc), "body", headers={"Connection": "close"})
+
+
 async def _over_budget(_: Request, exc: Exception) -> JSONResponse:
     return error_response(503, "timeout", str(exc), headers={"Retry-After": "1"})
 
@@ -127,6 +134,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(BodyTooLarge, _too_large)
     app.add_exception_handler(UnsupportedMediaType, _unsupported)
     app.add_exception_handler(BodyTimeout, _body_timeout)
+    app.add_exception_handler(ClientGone, _client_gone)
     app.add_exception_handler(OverBudget, _over_budget)
     app.add_exception_handler(AuditFailed, _audit_failed)
     app.add_exception_handler(StarletteHTTPException, _http)

@@ -5,6 +5,7 @@ to send its body or idles on a kept-alive connection does not hold it."""
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import time
 
@@ -117,3 +118,20 @@ def test_an_idle_kept_alive_connection_is_closed_after_keep_alive_s(base):
         sock.settimeout(4)
         assert sock.recv(65536) == b""  # closed by the server, not by our timeout (4 s)
         assert time.monotonic() - start < 2.5
+
+
+def test_a_client_that_hangs_up_mid_body_is_logged_as_gone_not_as_a_failure(base, caplog):
+    payload = json.dumps(BODY).encode()
+    caplog.set_level(logging.INFO, logger="verifier.api")
+    with _raw(base) as sock:
+        sock.sendall(b"POST /v1/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(payload) + payload[:10])
+        time.sleep(0.1)
+    deadline = time.monotonic() + 3
+    while not any("hung up" in r.getMessage() for r in caplog.records) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    ours = [r for r in caplog.records if r.name == "verifier.api"]
+    assert not [r for r in ours if r.levelno >= logging.ERROR], [r.getMessage() for r in ours]
+    gone = [r for r in ours if "hung up" in r.getMessage()]
+    assert gone and gone[0].levelno == logging.INFO and "10 of" in gone[0].getMessage(), [r.getMessage() for r in ours]
+    assert httpx.post(f"{base}/v1/verify", json=BODY).status_code == 200
