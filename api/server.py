@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -25,10 +26,13 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from verifier import VerifierError
 
+from . import request_id
 from .app import create_app
 from .audit import check_audit
 from .metrics import MULTIPROC_ENV
 from .settings import Settings, get_settings
+
+_log = logging.getLogger("verifier.api")
 
 
 class _HeaderDeadline:
@@ -98,10 +102,16 @@ class _HeaderDeadline:
 
 
 def _timeout_response(seconds: float) -> bytes:
+    """The 408 for headers that came too late, with a fresh X-Request-ID like every other
+    answer (the client's own, if it sent one, is in the headers that never arrived whole);
+    logged with that id, so a client's report of it can be found."""
+    rid = request_id.new_id()
     message = f"the request line and headers did not arrive within {seconds:g} s"
+    _log.info("%s: answered 408 (request %s)", message, rid)
     body = json.dumps({"error": "timeout", "message": message, "field": "headers", "errors": []}).encode()
     return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
-            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+            b"content-length: %d\r\nx-request-id: %s\r\nconnection: close\r\n\r\n%s"
+            % (len(body), rid.encode(), body))
 
 
 class H11HeaderDeadline(_HeaderDeadline, H11Protocol):

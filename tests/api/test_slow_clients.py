@@ -9,6 +9,7 @@ A graceful stop does not wait for a client still sending its body.
 from __future__ import annotations
 
 import json
+import re
 import selectors
 import socket
 import threading
@@ -58,6 +59,7 @@ def _until_closed(sock: socket.socket, within: float) -> tuple[bytes, float]:
 def _is_408(answer: bytes) -> None:
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408") and b"connection: close" in head.lower(), answer
+    assert re.search(rb"\r\nx-request-id: [0-9a-f]{32}\r\n", head.lower()), head  # like every answer
     error = json.loads(body)
     assert set(error) == SHAPE and (error["error"], error["field"]) == ("timeout", "headers"), error
 
