@@ -15,8 +15,11 @@ from verifier.normalizers import tickers
 from .. import yearquarter
 from ..checks.attribute import clause_entities, scope_starts, sentence_around, sentence_starts
 from ..checks.match import derived_item, misattributed_derivation
-from ..derive.core import Budget, Derivation, asked_cues, derive
+from ..derive.chance import Budget
+from ..derive.core import derive
+from ..derive.expressions import Derivation
 from ..derive.operands import record_label, slug
+from ..derive.plan import asked_cues
 from ..extract import NUMERIC_KINDS, Mention, extractor
 from ..index import prose_periods
 from ..index.haystack import Haystack
