@@ -41,6 +41,7 @@ expressions), :mod:`~verifier.derive.expressions` (operations and their printing
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..extract import Mention
 from ..index.haystack import Haystack
@@ -66,12 +67,43 @@ from .search import search_families
 _OWED = frozenset({"liabilities", "liability"})
 
 
-def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
-           focus: frozenset[str] = frozenset(), cues: tuple[str, ...] = (),
-           budget: Budget | None = None, named_only: bool = False,
-           entity: str | None = None, asked: frozenset[str] = frozenset(),
-           refuses: Callable[[Derivation], bool] | None = None, sides: tuple[Sides, ...] = (),
-           averages_compared: bool = False) -> Derivation | None:
+@dataclass(frozen=True, slots=True)
+class SearchContext:
+    """What one value's search is told besides the value and the data: the question's
+    and sentence's words, the chance and work allowed, and which hits to refuse. The
+    derive stage builds one per answer and replaces the per-value fields."""
+
+    #: at most this many accidental hits expected over every search run for the value
+    max_chance: float = 0.1
+    #: the words of the question and the value's sentence (:func:`focus_words`): the
+    #: rows and columns they name are searched first, as a family of their own
+    focus: frozenset[str] = frozenset()
+    #: the operations the wording names (:func:`verifier.derive.plan.asked_cues`):
+    #: "average", "change"; tried first
+    cues: tuple[str, ...] = ()
+    #: the work all of one answer's searches may do (shared, spent as they run)
+    budget: Budget | None = None
+    #: stop after the searches over the named groups: a value that already rounds some
+    #: cell is only explained by the computation its question asks for over the rows it
+    #: names
+    named_only: bool = False
+    #: the ticker the value's clause names: groups only of other entities' records are
+    #: left out
+    entity: str | None = None
+    #: the question's words alone: they name figures of running text by date
+    #: (:func:`asked_prose`)
+    asked: frozenset[str] = frozenset()
+    #: the hits the question rules out (the pipeline's row and year checks): the search
+    #: goes on past them, their chances counted like any other search's
+    refuses: Callable[[Derivation], bool] | None = None
+    #: the sides of a ratio the question spells out ("the ratio of A to B")
+    sides: tuple[Sides, ...] = ()
+    #: the question compares averages ("the change in the average ..."): longer
+    #: expressions before the pairs
+    averages_compared: bool = False
+
+
+def derive(mention: Mention, hay: Haystack, context: SearchContext = SearchContext()) -> Derivation | None:
     """The most plausible derivation of ``mention`` from the data, or None.
 
     Families of groups are tried in order (records and rows, columns, whole tool
@@ -79,19 +111,16 @@ def derive(mention: Mention, hay: Haystack, max_chance: float = 0.1,
     expected number of accidental hits over every search run for this value (every
     group searched, not just the one that hit) is at most ``max_chance``: searching 25
     rows is 25 chances to be lucky. When the question or the answer's sentence
-    (``focus``, see :func:`focus_words`) names rows or columns ("the change in
-    Other"), those are searched first as a family of their own: a named row is one
-    chance, not 25. The operations its wording names (``cues``, see :func:`cue_words`:
-    "average", "change") come first: over the named groups, then as longer expressions
-    over the named cells, then everywhere; the other operations last. ``named_only``
-    stops after the first two (a value that already rounds some cell is only explained
-    by the computation its question asks for over the rows it names). ``entity`` (the
-    ticker the value's clause names) leaves out groups that are only other entities'
-    records. ``asked`` (the question's words alone) names figures of running text by
-    date (:func:`asked_prose`). ``refuses`` says which hits the question rules out
-    (the pipeline's row and year checks): the search goes on past them, their chances
-    counted like any other search's.
+    (``focus``) names rows or columns ("the change in Other"), those are searched
+    first as a family of their own: a named row is one chance, not 25. The operations
+    its wording names (``cues``) come first: over the named groups, then as longer
+    expressions over the named cells, then everywhere; the other operations last.
+    ``named_only`` stops after the first two. The fields named are ``context``'s
+    (:class:`SearchContext`).
     """
+    max_chance, focus, cues, budget = context.max_chance, context.focus, context.cues, context.budget
+    named_only, entity, asked, refuses = context.named_only, context.entity, context.asked, context.refuses
+    sides, averages_compared = context.sides, context.averages_compared
     if not mention.num_forms:
         return None
     if entity is not None:
