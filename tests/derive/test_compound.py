@@ -204,19 +204,20 @@ def test_a_sum_of_amounts_is_no_percentage():
 def test_a_hit_is_not_believed_once_earlier_searches_spent_the_budget():
     # "the change between 2018 and 2019 average": the single-step searches over the
     # named row come first; their chances count against the longer expressions' hit
-    from verifier.derive import core as derive
+    from verifier.derive.chance import Chances
+    from verifier.derive.longer import compound_hit
     from verifier.derive.operands import groups_of
     from verifier.extract import extractor
     from verifier.index.haystack import Haystack
 
     hay = Haystack(CASH)
     mention = next(m for m in extractor("en_US", ()).extract("The answer is 547.5 million.") if m.num_forms)
-    chances = derive._Chances(hay, mention)
+    chances = Chances(hay, mention)
     rows = [g for g in groups_of(hay) if g.kind == "record" and hay.path(g.leaves[0]).startswith("$.rows[2]")]
-    assert derive._compound(mention, hay, [], rows[:1], ("mean", "difference"), 0.1, chances, None) is not None
-    chances = derive._Chances(hay, mention)
+    assert compound_hit(mention, hay, [], rows[:1], ("mean", "difference"), 0.1, chances, None) is not None
+    chances = Chances(hay, mention)
     chances.spent = 0.2
-    assert derive._compound(mention, hay, [], rows[:1], ("mean", "difference"), 0.1, chances, None) is None
+    assert compound_hit(mention, hay, [], rows[:1], ("mean", "difference"), 0.1, chances, None) is None
     assert chances.refused
 
 

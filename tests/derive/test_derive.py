@@ -153,7 +153,7 @@ def test_the_question_names_the_operation_first_and_a_row_label_is_not_one():
     assert cue_words("What is the percentage of increase in revenue?")[0] == "percent_change"
     assert cue_words("What is the percentage of the increase in revenue?")[0] == "percent_change"
     from verifier import Haystack
-    from verifier.derive.core import asked_cues
+    from verifier.derive.plan import asked_cues
     named = Haystack({"columns": ["", "2019", "2018"],
                       "rows": [["Percentage of revenue", "12%", "11%"], ["Revenue", "100", "90"]]})
     assert asked_cues("What was the Percentage of revenue in 2019?", named) == ()  # a row's name, no cue

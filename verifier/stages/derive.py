@@ -15,8 +15,11 @@ from verifier.normalizers import tickers
 from .. import yearquarter
 from ..checks.attribute import clause_entities, scope_starts, sentence_around, sentence_starts
 from ..checks.match import derived_item, misattributed_derivation
-from ..derive.core import Budget, Derivation, asked_cues, derive
+from ..derive.chance import Budget
+from ..derive.core import SearchContext, derive
+from ..derive.expressions import Derivation
 from ..derive.operands import record_label, slug
+from ..derive.plan import asked_cues
 from ..extract import NUMERIC_KINDS, Mention, extractor
 from ..index import prose_periods
 from ..index.haystack import Haystack
@@ -47,8 +50,11 @@ def run(state: State) -> None:
     # the question's words, with its abbreviated months as names ("Feb. 2016": february)
     asked = focus_words(state.question) | prose_periods.when_words(state.question) if state.question else frozenset()
     work = Budget(state.policy.derive_max_work)
-    sides = ratio_sides(state.question) if state.question else ()  # "the ratio of A to B"
-    averages_compared = compares_averages(state.question or "")  # "the change in the average ..."
+    # what every value's search is told; the per-value fields are replaced below
+    base = SearchContext(
+        max_chance=state.policy.derive_max_chance, budget=work, asked=asked,
+        sides=ratio_sides(state.question) if state.question else (),  # "the ratio of A to B"
+        averages_compared=compares_averages(state.question or ""))  # "the change in the average ..."
     asked_for: tuple[str, ...] | None = None  # the question's cues, once a value is searched
     matched: list[tuple[Mention, Item]] = []
     entities: list[str | None] = []  # the ticker each value's clause names, once needed
@@ -82,14 +88,14 @@ def run(state: State) -> None:
             def refuses(found: Derivation, mention: Mention = mention, item: Item = item) -> bool:
                 return _refused(state, mention, item, found)
 
-            def search(entity: str | None = None, mention: Mention = mention, focus: frozenset[str] = focus,
-                       cues: tuple[str, ...] = cues, named_only: bool = named_only) -> Derivation | None:
-                # the question's row and year checks rule hits out inside the search, so
-                # it goes on to the next (a change of Total assets is no "return on
-                # total assets in 2014"; Net earnings over Total assets then is)
-                return None if work.exhausted else derive(
-                    mention, hay, state.policy.derive_max_chance, focus, cues, work, named_only, entity, asked,
-                    refuses, sides, averages_compared)
+            # the question's row and year checks rule hits out inside the search, so it
+            # goes on to the next (a change of Total assets is no "return on total assets
+            # in 2014"; Net earnings over Total assets then is)
+            context = replace(base, focus=focus, cues=cues, named_only=named_only, refuses=refuses)
+
+            def search(entity: str | None = None, mention: Mention = mention,
+                       context: SearchContext = context) -> Derivation | None:
+                return None if work.exhausted else derive(mention, hay, replace(context, entity=entity))
             found = search()
             if found is not None and any(hay.entity_of(leaf) for leaf in found.operands):
                 if not entities:
