@@ -17,6 +17,8 @@ from ..yearquarter import Period
 
 @dataclass(frozen=True, slots=True)
 class Row:
+    """A labelled row of a table: its node, its label as printed, the label's stems."""
+
     node: int
     label: str
     stems: frozenset[str]
@@ -64,6 +66,7 @@ def row_of(hay: Haystack, leaf: LeafId) -> tuple[int, Row] | None:
     return labelled_tables(hay)[1].get(hay.parent(hay.leaves[leaf].node))
 
 
+#: A year as a row label ("2022", "FY2022").
 YEAR = re.compile(r"(?:FY)?(?:19|20)\d\d")
 
 #: A reference to the notes in a row label: "Additions (Note (a))", "(refer to note 18)".
