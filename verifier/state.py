@@ -15,6 +15,7 @@ from .index.haystack import Haystack
 from .judge.client import Judge
 from .models import Item, Judgement, Note, Report, SentenceCheck, Suggestion
 from .policy import Policy
+from .question.question import Question
 from .text.sentences import Sentence
 
 #: The fields a verification starts with: the arguments of ``verify()``.
@@ -32,6 +33,7 @@ class State:
     question: str | None = None
     history: Haystack | None = None  # earlier turns' tool results
     judge: Judge | None = None  # the model judge; None: off, nothing is called
+    asked: Question | None = None  # the question, read once (by the question stage); None without one
     mentions: list[Mention] = field(default_factory=list)
     matched: list[tuple[Mention, Item]] = field(default_factory=list)  # each value and its verdict
     sentences: list[Sentence] = field(default_factory=list)

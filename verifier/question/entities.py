@@ -15,7 +15,6 @@ from __future__ import annotations
 import bisect
 import weakref
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import regex
 
@@ -24,11 +23,12 @@ from verifier.normalizers import tickers
 
 from ..checks.attribute import scope_starts
 from ..checks.match import candidate_leaves, misattributed_item
-from ..extract import NUMERIC_KINDS, Extractor, Mention
+from ..extract import NUMERIC_KINDS, Mention
 from ..index.haystack import Haystack
 from ..index.names import names as name_map
 from ..models import SUPPORTED_STATUSES, Item, Note
 from ..text import acronyms
+from .question import Question
 
 #: A capitalised name, inner capitals allowed (AstraZeneca, McDonald's); a possessive
 #: ending is dropped where it is read.
@@ -48,10 +48,10 @@ class Asked:
     by_name: bool = False  # a company name found nowhere in the data (not a ticker)
 
 
-def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack, ex: Extractor
+def check(question: Question, answer: str, matched: list[tuple[Mention, Item]], hay: Haystack
           ) -> tuple[list[tuple[Mention, Item]], list[Note]]:
     """(pairs with filled-in values marked gap_fill, notes for entities left out)."""
-    asked = _asked(question, hay, ex, acronyms.defined_terms(question) | acronyms.defined_terms(answer), answer)
+    asked = _asked(question, hay, question.defined_terms | acronyms.defined_terms(answer), answer)
     if not asked:
         return matched, []
     mentions = _entity_mentions(answer, matched, asked)
@@ -89,14 +89,14 @@ def check(question: str, answer: str, matched: list[tuple[Mention, Item]], hay: 
     return out, notes
 
 
-def _asked(question: str, hay: Haystack, ex: Extractor, terms: frozenset[str] = frozenset(),
+def _asked(question: Question, hay: Haystack, terms: frozenset[str] = frozenset(),
            answer: str = "") -> list[Asked]:
     """The entities the question asks about; not an acronym the question or answer
     defines as a term ("DPO" beside "Days Payable Outstanding")."""
     names = name_map(hay)
     out: list[Asked] = []
     seen: set[str] = set()
-    for m in _question_tickers(ex, question):
+    for m in question.tickers:
         if m.kind == "ticker" and not m.stoplisted and m.value and m.value not in seen and m.text not in terms:
             seen.add(m.value)
             refs = [r for k in m.keys for r in hay.tickers.get(k, [])]
@@ -111,10 +111,10 @@ def _asked(question: str, hay: Haystack, ex: Extractor, terms: frozenset[str] = 
             words = {w for w, t in names.items() if tickers.same_entity(t, ticker)} | {m.text.lower()}
             out.append(Asked(m.text, ticker, words, in_data))
     common = stoplists.load("common_words") | stoplists.load("function_words")
-    known_spans = [(m.start, m.end) for m in _question_tickers(ex, question)
+    known_spans = [(m.start, m.end) for m in question.tickers
                    if m.value and any(a.in_data and a.ticker == m.value for a in out)]
     unknown: list[tuple[int, int, str]] = []
-    for i, m in enumerate(_NAME.finditer(question)):
+    for i, m in enumerate(_NAME.finditer(question.text)):
         word = regex.sub(r"['’]s$", "", m.group())
         if word in _MONTHS or word.lower() in common or word.upper() in common or (i == 0 and m.start() == 0
                                                                                       and _is_verb_like(word)):
@@ -134,20 +134,13 @@ def _asked(question: str, hay: Haystack, ex: Extractor, terms: frozenset[str] = 
     # with companies the data has ("Compare Coca-Cola, PepsiCo and Mondelez"), not the
     # Fed, Powell or Christmas a question mentions in passing
     for start, end, word in unknown:
-        if any(_LISTED.fullmatch(question[min(end, e):max(start, s)]) for s, e in known_spans):
+        if any(_LISTED.fullmatch(question.text[min(end, e):max(start, s)]) for s, e in known_spans):
             out.append(Asked(word, None, {word.lower()}, False, by_name=True))
     return out
 
 
 #: What may stand between two companies of a list in a question.
 _LISTED = regex.compile(r"(?:\s*(?:,|;|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bwith\b)\s*)+", regex.I)
-
-
-@lru_cache(maxsize=1024)
-def _question_tickers(ex: Extractor, question: str) -> tuple[Mention, ...]:
-    """The ticker mentions of a question (cached: a conversation asks one question of
-    several answers, retries and variants)."""
-    return tuple(m for m in ex.extract(question, years=False, quoted=False) if m.kind == "ticker")
 
 
 def _is_verb_like(word: str) -> bool:

@@ -1,24 +1,23 @@
 """cells: values from a table row or column other than the one the question names are
-misattributed, each with a ``cells`` flag for the derive stage."""
+misattributed, each with a ``cells`` flag for the derive stage. Reads the question as
+the question stage read it (``State.asked``)."""
 
 from __future__ import annotations
 
-from ..extract import extractor
 from ..models import Flag
 from ..question import cells
 from ..state import State
 
-REQUIRES = frozenset({"question", "answer", "matched", "haystack", "locale", "policy"})
+REQUIRES = frozenset({"asked", "answer", "matched", "haystack"})
 ASSIGNS = frozenset({"matched"})
 
 
 def run(state: State) -> None:
     """Values from a table row or column other than the one the question names are
     misattributed."""
-    if not state.question:
+    if state.asked is None:
         return
-    ex = extractor(state.locale, tuple(state.policy.extra_stopwords))
     before = [item for _, item in state.matched]
-    state.matched = cells.check(state.question, state.answer, state.matched, state.haystack, ex)
+    state.matched = cells.check(state.asked, state.answer, state.matched, state.haystack)
     state.matched = [(m, item if item is old else item.with_flag(Flag("cells")))
                      for (m, item), old in zip(state.matched, before, strict=True)]

@@ -2,17 +2,21 @@
 ("what would 25,000 CHF be in euros", "the FY2022 net income") is ``stated``: the
 user's own, the answer's frame, no claim of the data's. Values for entities the question
 asks about but the data lacks are ``gap_fill``; entities asked about and left out make an
-'incomplete' note."""
+'incomplete' note. Its first step reads the question once (``State.asked``, a
+:class:`~verifier.question.question.Question`) for itself and the stages after it."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ..extract import NUMERIC_KINDS, Mention, extractor
 from ..models import Item
 from ..question import entities as asked
+from ..question.question import read_question
 from ..state import State
 
 REQUIRES = frozenset({"question", "answer", "matched", "haystack", "locale", "policy"})
-ASSIGNS = frozenset({"matched", "notes"})
+ASSIGNS = frozenset({"asked", "matched", "notes"})
 
 #: What a figure the question states may replace: what the data did not support.
 _REPLACEABLE = frozenset({"unsupported", "drift"})
@@ -23,13 +27,14 @@ def run(state: State) -> None:
     if not state.question:
         return
     ex = extractor(state.locale, tuple(state.policy.extra_stopwords))
-    said = ex.extract(state.question)
+    state.asked = question = read_question(state.question, ex)
+    said = question.mentions
     state.matched = [(m, _stated(m, item, said) if item.status in _REPLACEABLE else item) for m, item in state.matched]
-    state.matched, notes = asked.check(state.question, state.answer, state.matched, state.haystack, ex)
+    state.matched, notes = asked.check(question, state.answer, state.matched, state.haystack)
     state.notes.extend(notes)
 
 
-def _stated(mention: Mention, item: Item, said: list[Mention]) -> Item:
+def _stated(mention: Mention, item: Item, said: Sequence[Mention]) -> Item:
     """``item`` as ``stated`` when the question states the same figure, date or period."""
     for other in said:
         if _same(mention, other):
