@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from functools import lru_cache
 
 import regex
 
@@ -27,68 +26,14 @@ from ..index import prose_periods
 from ..index.haystack import Haystack
 from ..index.names import name_mentions
 from ..models import SUPPORTED_STATUSES, Flag, Item
+from ..text.splitter import scope_starts, sentence_starts
 from .match import candidate_leaves, leaf_evidence, misattributed_item
-
-_ABBREVIATIONS = (
-    "Inc", "Corp", "Co", "Ltd", "plc", "vs", "e.g", "i.e", "approx", "St", "Mr", "Ms", "Dr", "U.S", "U.K",
-    "a.m", "p.m", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
-    "S.A", "N.V", "bn", "mn", "Mrd", "Mio", "z", "z. B", "bzw", "ca", "etc",
-)
-#: Sentence ends: ., ! or ? followed by space, not after a common abbreviation ("Inc.");
-#: a citation glued to the full stop ("exports.[1] AMD ...") ends it after the marker;
-#: a line break or a Unicode line/paragraph separator ends one too. The look-behinds
-#: follow the punctuation so they run only where a sentence may end.
-_SENTENCE_END = re.compile(
-    r"[.!?]" + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
-    + r"(?!(?<=\bNo\.)\s+\d)\s+"  # "No. 5" goes on; "No. LULU missed" ends a sentence
-    + r"|(?<=[.!?])(?:\[\^?\d{1,3}(?:\s*[,\u2013-]\s*\^?\d{1,3})*\])+\s+"
-    + r"|[\n\u2028\u2029]\s*"
-)
-
-
-#: Clause breaks inside a sentence, after which a value is no longer tied to the ticker
-#: named before them ("ASML is 3.41% and Novo Nordisk is 2.26%": the 2.26 is not ASML's).
-#: Breaking more often only unties values (fewer flags, never a wrong one), so the list
-#: is generous and has the German, French and Spanish conjunctions too.
-CLAUSE_BREAK = re.compile(
-    r";|,?\s+(?:and|while|whereas|whilst|but|versus|vs\.?|compared with|ahead of|behind|"
-    r"against|während|und|aber|sowie|tandis que|alors que|et|mais|mientras|pero)\s+")
-
 
 _FOR = re.compile(r"\s+for\s+")
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
 #: Words by which a clause moves off one period: it compares or spans periods.
 RELATIVE_PERIOD = re.compile(r"(?i)\b(?:from|since|earlier|prior|previous|preceding|ago|before|"
                              r"year-over-year|year over year|yoy|last)\b")
-
-
-def sentence_starts(text: str) -> list[int]:
-    """Offsets where sentences begin (0 first)."""
-    return list(_sentence_starts(text))
-
-
-@lru_cache(maxsize=256)
-def _sentence_starts(text: str) -> tuple[int, ...]:
-    # cached: every stage splits the same answer (and the data's prose, once per string)
-    return (0, *(m.end() for m in _SENTENCE_END.finditer(text)))
-
-
-def sentence_around(text: str, start: int, end: int) -> str:
-    """The sentence holding ``text[start:end]``."""
-    starts = sentence_starts(text)
-    left = max(s for s in starts if s <= start)
-    right = min((s for s in starts if s >= end), default=len(text))
-    return text[left:right]
-
-
-def scope_starts(text: str) -> list[int]:
-    """Offsets where sentences or clauses begin, in order."""
-    return list(_scope_starts(text))
-
-
-@lru_cache(maxsize=64)
-def _scope_starts(text: str) -> tuple[int, ...]:
-    return tuple(sorted(set(_sentence_starts(text)) | {m.end() for m in CLAUSE_BREAK.finditer(text)}))
 
 
 def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:

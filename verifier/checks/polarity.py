@@ -38,11 +38,9 @@ from ..index.haystack import Haystack, LeafId
 from ..models import SUPPORTED_STATUSES, Item, Note, NoteKind
 from ..text.sentences import WORD as _WORD
 from ..text.sentences import Sentence, content_words, key_stems, stem
-from .attribute import CLAUSE_BREAK as _CLAUSE_BREAK
-from .attribute import sentence_starts
+from ..text.splitter import clause_spans, clause_tail, sentence_bounds
 from .match import candidate_leaves, leaf_evidence
 
-_CLAUSE = regex.compile(r"[.;:!?,]\s")
 #: Key words that say nothing about what a boolean means.
 _GENERIC_KEY_WORDS = frozenset({"is", "has", "can", "flag", "bool", "status", "the", "a"})
 #: Source sentences scanned for negation, at most: bounds the cost on huge haystacks.
@@ -133,21 +131,15 @@ def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, l
 def _clause_texts(text: str) -> Iterator[str]:
     """The clauses of every sentence of ``text``, sentence by sentence (a string of
     100,000 sentences is stopped at the deadline, not read whole first)."""
-    starts = sentence_starts(text)
-    for a, b in zip(starts, [*starts[1:], len(text)], strict=True):
+    for a, b in sentence_bounds(text):
         check_deadline()
         sentence = text[a:b]
-        cuts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(sentence)]
-        yield from (c for c in (sentence[x:y].strip() for x, y in zip(cuts, [*cuts[1:], len(sentence)], strict=True))
-                    if c)
+        yield from (sentence[x:y].strip() for x, y in clause_spans(sentence))
 
 
 def _clauses(sentence: Sentence) -> list[tuple[int, str]]:
     """(offset in the answer, text) of each clause of a sentence."""
-    starts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(sentence.text)]
-    ends = [*starts[1:], len(sentence.text)]
-    return [(sentence.start + a, sentence.text[a:b]) for a, b in zip(starts, ends, strict=True)
-            if sentence.text[a:b].strip()]
+    return [(sentence.start + a, sentence.text[a:b]) for a, b in clause_spans(sentence.text)]
 
 
 def check(answer: str, sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: Haystack
@@ -377,7 +369,7 @@ def _profit_loss(before_text: str, mention: Mention, item: Item, hay: Haystack) 
     """A "loss of $1.2 million" whose only support is a positive profit figure (or a
     "profit of" a negative one) is flagged: the sign is wrong."""
     roles = _roles()
-    before = _words(_CLAUSE.split(before_text)[-1])[-3:]
+    before = _words(clause_tail(before_text, commas=True, markup=False, line_breaks=False))[-3:]
     if any(a == "stop" and b in ("loss", "losses") for a, b in itertools.pairwise(before)):
         return item  # a stop loss is an order level, not a loss
     said = next((roles[w] for w in reversed(before) if roles.get(w) in ("profit", "loss")), None)

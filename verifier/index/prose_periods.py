@@ -25,6 +25,8 @@ from decimal import Decimal
 
 from .. import yearquarter
 from ..extract import NUMERIC_KINDS, Mention
+from ..text.months import EXTRA_ABBREVIATIONS, MONTH_ABBREVIATIONS, MONTH_NAMES
+from ..text.splitter import data_clauses
 from ..yearquarter import Period
 from .haystack import Haystack, LeafId
 
@@ -36,7 +38,6 @@ _CACHE: weakref.WeakKeyDictionary[Haystack, dict[LeafId, list[tuple[frozenset[De
 _CLAUSES: weakref.WeakKeyDictionary[Haystack, dict[LeafId, list[list[tuple[frozenset[Decimal], Period]]]]] = (
     weakref.WeakKeyDictionary())
 
-_CLAUSE_END = re.compile(r"(?<=[;])\s+|(?<=[.!?])\s+(?=[A-Z(])")
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
 #: Another list between the figures and "respectively", which pairs them with it instead.
 _OTHER_LIST = re.compile(r"(?i),|\band\b")
@@ -65,8 +66,7 @@ _OPENER = re.compile(
     re.IGNORECASE | re.VERBOSE)
 _WHEN_WORD = re.compile(r"[a-z]+|\d+")
 #: Month names, in order (a month's number is its place here plus one).
-MONTHS: tuple[str, ...] = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-          "october", "november", "december")
+MONTHS: tuple[str, ...] = tuple(name.lower() for name in MONTH_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +127,7 @@ def dated_figures(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> list[li
     if not hay.is_string(leaf) or len(text) > MAX_TEXT:
         return []
     out = []
-    for start, clause in _split(text):
+    for start, clause in data_clauses(text):
         if any(year in clause for year in years):
             dated = _clause(hay, leaf, start, clause)[1]
             if dated:
@@ -141,7 +141,7 @@ def clauses_naming(hay: Haystack, leaf: LeafId, years: frozenset[str]) -> int:
     text = hay.leaves[leaf].raw
     if not hay.is_string(leaf) or len(text) > MAX_TEXT:
         return 0
-    return sum(any(year in clause for year in years) for _, clause in _split(text))
+    return sum(any(year in clause for year in years) for _, clause in data_clauses(text))
 
 
 def when_words(text: str) -> frozenset[str]:
@@ -157,7 +157,8 @@ def when_words(text: str) -> frozenset[str]:
 
 
 #: Month abbreviations, as filings write them ("Feb. 2016", "Sept. 30").
-_MONTH_SHORT = {name[:3]: name for name in MONTHS if name != "may"} | {"sept": "september"}
+_MONTH_SHORT = {short.lower(): name.lower() for short, name in zip(MONTH_ABBREVIATIONS, MONTH_NAMES, strict=True)
+                if short != name} | {short.lower(): name.lower() for short, name in EXTRA_ABBREVIATIONS.items()}
 _MONTH_ABBREVIATION = re.compile(r"\b(" + "|".join(sorted(_MONTH_SHORT, key=len, reverse=True))
                                  + r")(?:\.|(?=\s+\d))")
 
@@ -171,17 +172,11 @@ def _figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Peri
     found = cache.get(leaf)
     if found is None:
         text = hay.leaves[leaf].raw
-        clauses = ([_clause(hay, leaf, start, clause)[0] for start, clause in _split(text)]
+        clauses = ([_clause(hay, leaf, start, clause)[0] for start, clause in data_clauses(text)]
                    if len(text) <= MAX_TEXT and any(ch.isdigit() for ch in text) else [])
         _CLAUSES.setdefault(hay, {})[leaf] = clauses
         found = cache[leaf] = [figure for clause in clauses for figure in clause]
     return found
-
-
-def _split(text: str) -> list[tuple[int, str]]:
-    """The clauses of a text, each with where it starts."""
-    ends = [m.start() for m in _CLAUSE_END.finditer(text)] + [len(text)]
-    return [(start, text[start:end]) for start, end in zip([0, *ends[:-1]], ends, strict=True)]
 
 
 def _clause(hay: Haystack, leaf: LeafId, start: int, clause: str) -> _Read:

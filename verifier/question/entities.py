@@ -28,13 +28,13 @@ from ..index.haystack import Haystack
 from ..index.names import names as name_map
 from ..models import SUPPORTED_STATUSES, Item, Note
 from ..text import acronyms
+from ..text.months import MONTH_NAMES
 from .question import Question
 
 #: A capitalised name, inner capitals allowed (AstraZeneca, McDonald's); a possessive
 #: ending is dropped where it is read.
 _NAME = regex.compile(r"\b\p{Lu}[\p{L}&'’.-]*\p{Ll}(?:['’]s)?\b")
-_MONTHS = frozenset({"January", "February", "March", "April", "May", "June", "July", "August",
-                     "September", "October", "November", "December"})
+_MONTHS = frozenset(MONTH_NAMES)
 
 
 @dataclass

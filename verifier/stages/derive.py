@@ -13,7 +13,7 @@ from dataclasses import replace
 from verifier.normalizers import tickers
 
 from .. import yearquarter
-from ..checks.attribute import clause_entities, scope_starts, sentence_around, sentence_starts
+from ..checks.attribute import clause_entities
 from ..checks.match import derived_item, misattributed_derivation
 from ..derive.chance import Budget
 from ..derive.core import SearchContext, derive
@@ -29,6 +29,7 @@ from ..question.asked_ratio import ratio_sides
 from ..state import State
 from ..text.cues import compares_averages, cue_words
 from ..text.labels import focus_words, label_named
+from ..text.splitter import scope_starts, sentence_around, sentence_starts
 from ..yearquarter import Period, years_between
 
 REQUIRES = frozenset({"answer", "question", "matched", "haystack", "locale", "policy"})

@@ -10,30 +10,18 @@ import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 
-from ..checks.attribute import sentence_starts
 from ..deadline import Deadline, current
 from ..judge.client import Trigger, evidence_for, judge_sentence, sentence_leaves
 from ..judge.stakes import high_stakes
 from ..models import Judgement
 from ..state import State
+from ..text.splitter import sentence_spans, sentence_starts
 
 REQUIRES = frozenset({"judge", "answer", "matched", "haystack", "policy"})
 ASSIGNS = frozenset({"judgements", "matched"})
 
 #: One sentence to judge: (start, end, trigger, high-stakes reasons).
 Job = tuple[int, int, Trigger, tuple[str, ...]]
-
-
-def _sentences(answer: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence, trimmed of surrounding whitespace; empty ones left out."""
-    starts = sentence_starts(answer)
-    spans = []
-    for left, right in zip(starts, starts[1:] + [len(answer)], strict=True):
-        text = answer[left:right]
-        start, end = left + len(text) - len(text.lstrip()), left + len(text.rstrip())
-        if end > start:
-            spans.append((start, end))
-    return spans
 
 
 def _judge_plan(state: State) -> list[tuple[int, int, Trigger, tuple[str, ...]]]:
@@ -49,7 +37,7 @@ def _judge_plan(state: State) -> list[tuple[int, int, Trigger, tuple[str, ...]]]
         return []  # the common case: nothing to ask, no further work
     plan: dict[Trigger, list[tuple[int, int, Trigger, tuple[str, ...]]]] = {
         "high_stakes": [], "flagged": [], "sampled": []}
-    for start, end in _sentences(answer):
+    for start, end in sentence_spans(answer):
         reasons = stakes.get((start, end), ())
         flagged = any(i.flagged for m, i in state.matched if start <= m.start < end)
         trigger: Trigger | None = (

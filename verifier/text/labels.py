@@ -12,6 +12,7 @@ from verifier import stoplists
 
 from ..derive.operands import record_label
 from ..index.haystack import Haystack, LeafId
+from .months import EXTRA_ABBREVIATIONS, MONTH_ABBREVIATIONS, MONTH_NAMES
 
 #: A word: letters and digits, no underscores.
 WORD = re.compile(r"[^\W_]+")
@@ -24,9 +25,7 @@ def focus_words(text: str) -> frozenset[str]:
 
 
 _MONTHS_AND_DAYS = frozenset(
-    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-     "january", "february", "march", "april", "june", "july", "august", "september", "october",
-     "november", "december"] + [str(d) for d in range(1, 32)])
+    [name.lower() for name in (*MONTH_NAMES, *MONTH_ABBREVIATIONS, *EXTRA_ABBREVIATIONS)] + [str(d) for d in range(1, 32)])
 
 
 @lru_cache(maxsize=16384)

@@ -27,13 +27,13 @@ import regex
 
 from verifier import stoplists
 
-from ..checks.attribute import sentence_starts
 from ..deadline import check as check_deadline
 from ..extract import Mention
 from ..index.haystack import Haystack, LeafId
+from .splitter import CITATION_MARKER, sentence_bounds
 
 #: A citation marker: [1], [2, 3], [1-3], [^1], [1][2].
-CITATION = regex.compile(r"\[\^?\d{1,3}(?:\s*[,–\-]\s*\^?\d{1,3})*\]")
+CITATION = regex.compile(CITATION_MARKER)
 _NUMBERS = regex.compile(r"\d{1,3}")
 #: A word: letters and inner apostrophes ([^\W\d_] is a letter; stdlib re is faster here).
 WORD = re.compile(r"[^\W\d_][^\W\d_'’]*")
@@ -59,8 +59,7 @@ class Sentence:
 
 def split(answer: str) -> list[Sentence]:
     """The answer's sentences (blank ones dropped), each with its citation markers."""
-    starts = sentence_starts(answer)
-    bounds = list(zip(starts, [*starts[1:], len(answer)], strict=True))
+    bounds = sentence_bounds(answer)
     cites: list[list[int]] = [[] for _ in bounds]
     index = 0
     for m in CITATION.finditer(answer):
