@@ -25,6 +25,7 @@ from .. import yearquarter
 from ..deadline import check as check_deadline
 from ..index import prose_periods
 from ..index.haystack import Haystack, LeafId, is_period_label
+from ..text.months import MONTH_PREFIXES
 from . import compound
 
 _T = TypeVar("_T")
@@ -255,8 +256,7 @@ _KEY_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 #: Key tokens that say when or which, not what: numbers ("FY19**" -> 19, a day, an
 #: index), quarters, halves, months.
-_PERIOD_KEY = re.compile(r"(?i)^(?:\d+|fy\d{2,4}|q[1-4]|h[12]|\d+[dwmqy]|"
-                         r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)$")
+_PERIOD_KEY = re.compile(r"(?i)^(?:\d+|fy\d{2,4}|q[1-4]|h[12]|\d+[dwmqy]|" + "|".join(MONTH_PREFIXES) + ")$")
 
 
 @lru_cache(maxsize=4096)

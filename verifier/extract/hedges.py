@@ -9,6 +9,8 @@ from functools import lru_cache
 
 from verifier import stoplists
 
+from ..text.splitter import clause_tail
+
 _ARTICLES = frozenset({"a", "an", "the", "of"})
 _HEDGE_WORD = re.compile(r"[^\W_]+\.?")
 
@@ -22,16 +24,11 @@ def _hedges() -> tuple[frozenset[str], str, int]:
     return phrases, signs, max(len(p.split()) for p in phrases)
 
 
-_CLAUSE_END = re.compile(r"[.;:!?][*_`]*\s|\n")  # a line break ends one too: "(down 5 bp)\n- 10-year: 4.04%"
-
-
 def direction_of(text: str, start: int) -> int:
     """-1 when a word of falling ("fell", "declined", "loss") stands among the five
     words before ``start`` in the same clause, +1 for a word of rising, else 0."""
-    window = text[max(0, start - 50):start]
-    cut = [m.end() for m in _CLAUSE_END.finditer(window)]
-    if cut:
-        window = window[cut[-1]:]
+    # a line break ends the clause too: "(down 5 bp)\n- 10-year: 4.04%"
+    window = clause_tail(text[max(0, start - 50):start])
     words = _HEDGE_WORD.findall(window.lower())[-5:]
     table = stoplists.load_pairs("directions")
     for word in reversed(words):

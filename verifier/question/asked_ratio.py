@@ -25,11 +25,12 @@ from ..derive.compound import Found
 from ..derive.operands import cached, cell_of, record_label
 from ..index.haystack import Haystack, LeafId
 from ..text.labels import focus_words, is_named, label_words, row_words
+from ..text.months import MONTH_PREFIXES
 
 #: Where a side of the ratio ends: a date or column the question goes on to name
 #: ("... in 2019", "... as of December 31, 2019"), or the question mark (not a comma:
 #: "land, property, and equipment" is one row).
-_END = r"(?=\s+(?:in|for|during|from|between|at|as\s+of|on)\s+(?:the\s+)?(?:fy|fiscal|year|\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|end\b)|\s*[?;]|\s*$)"
+_END = (r"(?=\s+(?:in|for|during|from|between|at|as\s+of|on)\s+(?:the\s+)?(?:fy|fiscal|year|\d|(?:" + "|".join(MONTH_PREFIXES) + r")[a-z]*\b|end\b)|\s*[?;]|\s*$)")
 
 #: "ratio of A to B", "the proportion of A over B", "A as a percentage of B", "A
 #: divided by B", "the A-to-B ratio", "what percentage of B is related to A". Lazy

@@ -4,13 +4,12 @@ unless its clause dates it to that earlier look ("lower than when we checked at 
 
 from __future__ import annotations
 
-import re
-
 from verifier import stoplists
 
 from ..checks.match import match, stale_item
 from ..models import SUPPORTED_STATUSES
 from ..state import State
+from ..text.splitter import clause_tail
 
 REQUIRES = frozenset({"answer", "history", "matched", "policy"})
 ASSIGNS = frozenset({"matched"})
@@ -31,12 +30,7 @@ def run(state: State) -> None:
                     if dated else stale_item(mention, earlier))
 
 
-#: The end of a clause: a sentence's end, a colon or semicolon, a line break.
-_CLAUSE_END = re.compile(r"[.;:!?][*_`]*\s|\n")
-
-
 def _dated_earlier(answer: str, start: int) -> bool:
     """Whether the clause before ``start`` dates what follows to an earlier look."""
-    window = answer[max(0, start - 80):start]
-    cut = [m.end() for m in _CLAUSE_END.finditer(window)]
-    return stoplists.word_pattern("earlier_check_words").search(window[cut[-1] if cut else 0:]) is not None
+    clause = clause_tail(answer[max(0, start - 80):start])
+    return stoplists.word_pattern("earlier_check_words").search(clause) is not None

@@ -22,3 +22,6 @@ MONTH_ABBREVIATIONS: tuple[str, ...] = tuple(_ABBREVIATED[number] for number in 
 #: Abbreviations that are not CLDR's but that filings write ("Sept. 30"), each with the
 #: month it stands for.
 EXTRA_ABBREVIATIONS: dict[str, str] = {"Sept": "September"}
+#: "jan" ... "dec": the three letters every spelling of a month starts with, for patterns
+#: that read a month word however it is cut ("Sept", "Jun.", "June").
+MONTH_PREFIXES: tuple[str, ...] = tuple(name[:3].lower() for name in MONTH_NAMES)
