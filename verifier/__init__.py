@@ -19,7 +19,7 @@ from ._errors import (
 from .aio import averify, averify_messages
 from .index.haystack import Haystack
 from .inputs.transcripts import verify_messages
-from .judge.client import Judge, JudgeError, JudgeReply, OpenAIJudge
+from .judge import Judge, JudgeError, JudgeReply, OpenAIJudge
 from .models import (
     Badge,
     Evidence,

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from .deadline import current
 from .index.haystack import Haystack
 from .inputs.transcripts import read_transcript
-from .judge.client import Judge, JudgeReply, JudgeUnavailable, judge_from_env
+from .judge import Judge, JudgeReply, JudgeUnavailable, judge_from_env
 from .models import Report
 from .pipeline import verify
 from .policy import Policy

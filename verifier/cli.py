@@ -29,7 +29,7 @@ from ._errors import InputError, VerifierError
 from .evaluation.evaluate import load_dataset, run
 from .inputs.jsonio import load_path, loads, read_jsonl, read_text
 from .inputs.transcripts import read_transcript
-from .judge.client import Judge, OpenAIJudge, judge_from_env
+from .judge import Judge, OpenAIJudge, judge_from_env
 from .models import Report, json_text
 from .pipeline import VERSION as __version__
 from .pipeline import verify

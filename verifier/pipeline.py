@@ -15,7 +15,7 @@ from ._errors import InputError, LimitError
 from ._version import VERSION
 from .deadline import Deadline, check
 from .index.haystack import Haystack
-from .judge.client import Judge, judge_from_env
+from .judge import Judge, judge_from_env
 from .models import Report
 from .normalizers import NormalizeError, canonical_locale
 from .policy import Policy

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .extract import Mention
 from .index.haystack import Haystack
-from .judge.client import Judge
+from .judge.protocol import Judge
 from .models import Item, Judgement, Note, Report, SentenceCheck, Suggestion
 from .policy import Policy
 from .question.question import Question

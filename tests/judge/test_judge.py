@@ -17,7 +17,7 @@ import pytest
 
 from tests.conftest import FIXTURES, SCENARIOS
 from verifier import Haystack, Policy, verify
-from verifier.judge.client import (
+from verifier.judge import (
     JudgeEvidence,
     JudgeUnavailable,
     JudgeUnparseable,
@@ -27,8 +27,8 @@ from verifier.judge.client import (
     judge_from_env,
     parse_reply,
     quote_in_data,
-    sentence_leaves,
 )
+from verifier.judge.evidence import sentence_leaves
 from verifier.judge.stakes import high_stakes
 
 Reply = dict[str, Any]  # {"verdict", "quote", "reason"} | {"content"} | {"status"}; "delay", "headers", "drip"

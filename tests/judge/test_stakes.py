@@ -97,7 +97,7 @@ def test_lexicon_file_parses_and_says_its_source() -> None:
 
 def test_policy_phrases_reach_the_pipeline() -> None:
     from verifier import Policy, verify
-    from verifier.judge.client import JudgeReply
+    from verifier.judge import JudgeReply
 
     class Recorder:
         model = "recorder"

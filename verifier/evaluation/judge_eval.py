@@ -28,7 +28,8 @@ from .. import pipeline
 from .._errors import InputError
 from ..index.haystack import Haystack
 from ..inputs.jsonio import read_jsonl
-from ..judge.client import Judge, evidence_for, judge_sentence, sentence_leaves
+from ..judge import Judge, evidence_for, judge_sentence
+from ..judge.evidence import sentence_leaves
 from ..judge.stakes import high_stakes
 from ..models import Judgement
 from ..policy import Policy

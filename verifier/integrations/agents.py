@@ -49,7 +49,7 @@ except ModuleNotFoundError as exc:  # say which extra brings it
 from .._errors import InputError
 from ..aio import averify
 from ..inputs.transcripts import parse_text
-from ..judge.client import Judge
+from ..judge.protocol import Judge
 from ..policy import Policy
 
 __all__ = ["VerifierGuardrail"]

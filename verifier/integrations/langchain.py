@@ -31,7 +31,7 @@ except ModuleNotFoundError as exc:  # say which extra brings it
 from .._errors import InputError
 from ..aio import averify_messages
 from ..inputs.transcripts import FORMATS, read_transcript
-from ..judge.client import Judge
+from ..judge.protocol import Judge
 from ..models import Report
 from ..pipeline import verify
 from ..policy import Policy

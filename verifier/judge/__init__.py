@@ -1,25 +1,23 @@
-"""The model judge: high-stakes sentences (:mod:`.stakes`), the OpenAI-compatible client
-and its evidence checks (:mod:`.client`), its circuit breaker (:mod:`.breaker`).
+"""The model judge: a second opinion on high-stakes sentences from any OpenAI-compatible
+chat-completions endpoint, with its own evidence checked before it is believed.
 
-The client's public names are importable from here (``from verifier.judge import OpenAIJudge``)."""
+- :mod:`.stakes`: which sentences are high-stakes;
+- :mod:`.protocol`: the :class:`Judge` protocol, the verdict object, the errors;
+- :mod:`.evidence`: the tool records the judge is shown, and the check of its quote;
+- :mod:`.prompt`: the messages it is sent and the parsing of its reply;
+- :mod:`.client`: the OpenAI-compatible HTTP client, its circuit breaker in :mod:`.breaker`;
+- :mod:`.env`: the client the ``VERIFIER_JUDGE_*`` variables configure;
+- :mod:`.sentence`: one sentence judged, every fault a ``not_judged`` verdict.
 
-from .client import (
-    CircuitBreaker,
-    Judge,
-    JudgeError,
-    JudgeEvidence,
-    JudgeReply,
-    JudgeUnavailable,
-    JudgeUnparseable,
-    OpenAIJudge,
-    ajudge_sentence,
-    build_messages,
-    evidence_for,
-    judge_from_env,
-    judge_sentence,
-    parse_reply,
-    quote_in_data,
-)
+The public names are importable from here (``from verifier.judge import OpenAIJudge``)."""
+
+from .breaker import CircuitBreaker
+from .client import OpenAIJudge
+from .env import judge_from_env
+from .evidence import JudgeEvidence, evidence_for, quote_in_data
+from .prompt import build_messages, parse_reply
+from .protocol import Judge, JudgeError, JudgeReply, JudgeUnavailable, JudgeUnparseable
+from .sentence import ajudge_sentence, judge_sentence
 
 __all__ = [
     "CircuitBreaker",

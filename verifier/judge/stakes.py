@@ -1,5 +1,5 @@
 """High-stakes sentences: claims that cost the user money when wrong, and so get the
-model judge's second opinion (:mod:`verifier.judge.client`).
+model judge's second opinion (:mod:`verifier.judge`).
 
 A sentence is high-stakes when it holds a phrase of the lexicon
 ``stoplists/high_stakes.txt`` (``category: phrase|phrase``: recommendations, price

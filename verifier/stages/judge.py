@@ -11,7 +11,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 
 from ..deadline import Deadline, current
-from ..judge.client import Trigger, evidence_for, judge_sentence, sentence_leaves
+from ..judge.evidence import evidence_for, sentence_leaves
+from ..judge.protocol import Trigger
+from ..judge.sentence import judge_sentence
 from ..judge.stakes import high_stakes
 from ..models import Judgement
 from ..state import State
