@@ -240,7 +240,7 @@ Verdict = Literal["supported", "unsupported", "partial", "unverified", "not_judg
 
 
 class Judgement(BaseModel):
-    """The model judge's second opinion on one sentence of the answer (see ``verifier.judge.client``)."""
+    """The model judge's second opinion on one sentence of the answer (see ``verifier.judge``)."""
 
     model_config = _FROZEN
 

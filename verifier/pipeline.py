@@ -98,7 +98,7 @@ def verify(
     a prebuilt ``haystack`` instead to verify many answers over the same results.
     ``history`` holds earlier turns' tool results (same forms, or a Haystack): a value
     found only there is ``stale``.
-    ``judge`` is the model judge for high-stakes sentences (see ``verifier.judge.client``): by
+    ``judge`` is the model judge for high-stakes sentences (see ``verifier.judge``): by
     default (None) the one ``VERIFIER_JUDGE_URL`` configures, none when it is unset;
     False turns it off. A judge's fault never fails the call: the sentence is
     ``not_judged`` and the deterministic result stands.
