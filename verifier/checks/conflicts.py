@@ -10,7 +10,6 @@ says so.
 
 from __future__ import annotations
 
-import weakref
 from collections import defaultdict
 from decimal import Decimal, InvalidOperation
 
@@ -20,6 +19,7 @@ from verifier.normalizers import numbers
 
 from ..extract import NUMERIC_KINDS, Mention
 from ..index.haystack import Haystack, LeafId
+from ..index.memo import PerHaystack
 from ..models import Item, Note
 from ..text.sentences import Sentence
 from .match import candidate_leaves, leaf_evidence
@@ -28,7 +28,7 @@ _KEY = regex.compile(r"[^a-z0-9]")
 
 #: (entity, field) -> {tool index: [(leaf, value)]}
 _Index = dict[tuple[str, str], dict[int, list[tuple[LeafId, Decimal]]]]
-_INDEX: weakref.WeakKeyDictionary[Haystack, _Index] = weakref.WeakKeyDictionary()
+_INDEX: PerHaystack[_Index] = PerHaystack("conflicts.index")
 
 
 def _index(hay: Haystack) -> _Index:

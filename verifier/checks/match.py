@@ -12,7 +12,6 @@ A whole number that equals the length of an array in the data is a count
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import replace
 from decimal import Decimal
 from typing import cast
@@ -21,6 +20,7 @@ from verifier.normalizers import amounts, numbers
 
 from ..extract import NUMERIC_KINDS, Mention, NumForm
 from ..index.haystack import Haystack, LeafId, NumRef
+from ..index.memo import PerHaystack
 from ..index.percent_units import open_points
 from ..index.percent_words import BASIS, FRACTION, POINTS
 from ..models import Evidence, Item, Kind, Status
@@ -377,8 +377,7 @@ def _num_refs(hay: Haystack, form: NumForm, value: Decimal) -> list[NumRef]:
 
 #: Candidates per haystack and mention, so later stages (attribution) do not look the
 #: same value up again; weakly keyed, so a haystack's entries go with it.
-_CANDIDATES: weakref.WeakKeyDictionary[Haystack, dict[Mention, list[tuple[NumForm, NumRef, bool]]]] = (
-    weakref.WeakKeyDictionary())
+_CANDIDATES: PerHaystack[dict[Mention, list[tuple[NumForm, NumRef, bool]]]] = PerHaystack("match.candidates")
 
 
 def _exact_candidates(mention: Mention, hay: Haystack) -> list[tuple[NumForm, NumRef, bool]]:

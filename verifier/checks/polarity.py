@@ -21,7 +21,6 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-import weakref
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from verifier import stoplists
 from ..deadline import check as check_deadline
 from ..extract import Mention
 from ..index.haystack import Haystack, LeafId
+from ..index.memo import PerHaystack
 from ..models import SUPPORTED_STATUSES, Item, Note, NoteKind
 from ..text.sentences import WORD as _WORD
 from ..text.sentences import Sentence, content_words, key_stems, stem
@@ -99,8 +99,7 @@ class _SourceSentence:
     scopes: tuple[frozenset[str], ...]
 
 
-_SOURCES: weakref.WeakKeyDictionary[Haystack, tuple[list[_SourceSentence], dict[str, list[int]]]] = (
-    weakref.WeakKeyDictionary())
+_SOURCES: PerHaystack[tuple[list[_SourceSentence], dict[str, list[int]]]] = PerHaystack("polarity.sources")
 
 
 def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, list[int]]]:
@@ -194,7 +193,7 @@ def _text_negation(sentence: Sentence, hay: Haystack) -> Note | None:
     return None
 
 
-_FLAGS: weakref.WeakKeyDictionary[Haystack, list[tuple[LeafId, frozenset[str]]]] = weakref.WeakKeyDictionary()
+_FLAGS: PerHaystack[list[tuple[LeafId, frozenset[str]]]] = PerHaystack("polarity.flags")
 
 
 def _flags(hay: Haystack) -> list[tuple[LeafId, frozenset[str]]]:
@@ -322,7 +321,7 @@ def _beat_miss(sentence: Sentence, all_tickers: list[tuple[int, str]], hay: Hays
     return None
 
 
-_OUTCOMES: weakref.WeakKeyDictionary[Haystack, list[LeafId]] = weakref.WeakKeyDictionary()
+_OUTCOMES: PerHaystack[list[LeafId]] = PerHaystack("polarity.outcomes")
 
 
 def _outcome_leaves(hay: Haystack) -> list[LeafId]:

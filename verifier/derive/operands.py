@@ -25,6 +25,7 @@ from .. import yearquarter
 from ..deadline import check as check_deadline
 from ..index import prose_periods
 from ..index.haystack import Haystack, LeafId, is_period_label
+from ..index.memo import PerHaystack
 from ..text.months import MONTH_PREFIXES
 from . import compound
 
@@ -48,10 +49,15 @@ class Group:
     across: bool = False
 
 
+#: The operand groups and the facts about them that do not depend on the answer.
+_GROUPS: PerHaystack[tuple[list[Group], dict[tuple[str, int], object]]] = PerHaystack("derive.groups")
+
+
 def groups_of(hay: Haystack) -> list[Group]:
     """The haystack's operand groups, built once and kept on the haystack."""
-    if hay.derive_cache is not None:
-        return hay.derive_cache[0]  # type: ignore[no-any-return]
+    built = _GROUPS.get(hay)
+    if built is not None:
+        return built[0]
     by_key: dict[tuple[str, int, object], list[tuple[Decimal, LeafId]]] = defaultdict(list)
     for leaf, value in hay.leaf_value.items():
         check_deadline()
@@ -115,7 +121,7 @@ def groups_of(hay: Haystack) -> list[Group]:
                             headings.get((kind, parent, own), "")))
     order = {"record": 0, "stacked": 1, "column": 2, "section": 3, "text": 4, "tool": 5}
     groups.sort(key=lambda g: (order[g.kind], len(g.values)))
-    hay.derive_cache = (groups, {("rows", 0): rows})
+    _GROUPS[hay] = (groups, {("rows", 0): rows})
     return groups
 
 
@@ -246,9 +252,9 @@ def homogeneous(hay: Haystack, group: Group) -> bool:
 
 def facts(hay: Haystack) -> dict[tuple[str, int], object]:
     """Per-haystack cache of facts about groups that do not depend on the answer."""
-    if hay.derive_cache is None:  # (asked for per group per search: kept to one check)
+    if _GROUPS.get(hay) is None:  # (asked for per group per search: kept to one check)
         groups_of(hay)
-    return hay.derive_cache[1]  # type: ignore[no-any-return]
+    return _GROUPS[hay][1]
 
 
 _KEY_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")

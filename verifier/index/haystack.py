@@ -30,6 +30,7 @@ from ..inputs.jsonio import count_leaves
 from . import percent_units
 from .field_keys import SYMBOL_KEYS
 from .leaves import Leaf, LeafId, NumRef, Tool
+from .memo import Memo
 from .period_labels import is_period_label
 from .records import Records
 from .scales import key_scale
@@ -117,7 +118,8 @@ class Haystack:
         #: leaves that hold a percentage: a "12.3%" string, or a number under a key or
         #: column header that says so (change_pct, "Change (%)", yield, rate)
         self.percent_leaves: set[LeafId] = found.percent_leaves
-        self.derive_cache: Any = None  # built by verifier.derive.core on first use
+        #: what later stages derive from this haystack, kept for its lifetime (see memo.py)
+        self.memo = Memo()
         self._strings: list[LeafId] = found.strings
         self._string_set: frozenset[LeafId] | None = None
         self._sorted: list[Decimal] | None = None

@@ -4,11 +4,10 @@ attribution and question stages use it to read "Microsoft slipped 0.4%" as MSFT'
 
 from __future__ import annotations
 
-import weakref
-
 import regex
 
 from .haystack import Haystack
+from .memo import PerHaystack
 
 NAME_KEYS = frozenset({"name", "company", "company_name", "companyname", "longname", "shortname",
                        "issuer", "security_name", "display_name"})
@@ -19,8 +18,8 @@ _WORD = regex.compile(r"[\p{L}&'’-]+")
 #: Most names a haystack contributes (a huge screener need not make a huge pattern).
 MAX_NAMES = 2_000
 
-_NAMES: weakref.WeakKeyDictionary[Haystack, dict[str, str]] = weakref.WeakKeyDictionary()
-_PATTERNS: weakref.WeakKeyDictionary[Haystack, regex.Pattern[str] | None] = weakref.WeakKeyDictionary()
+_NAMES: PerHaystack[dict[str, str]] = PerHaystack("names.tickers")
+_PATTERNS: PerHaystack[regex.Pattern[str] | None] = PerHaystack("names.pattern")
 
 
 def names(hay: Haystack) -> dict[str, str]:

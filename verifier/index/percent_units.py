@@ -22,12 +22,12 @@ X/100 against a fraction. Words and unit texts are data: ``stoplists/percent_uni
 
 from __future__ import annotations
 
-import weakref
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any, Protocol
 
+from .memo import Memo, PerHaystack
 from .percent_words import (
     BASIS,
     CURRENCY_MARK,
@@ -55,6 +55,8 @@ class Index(Protocol):
     """What the inference reads of a haystack."""
 
     @property
+    def memo(self) -> Memo: ...
+    @property
     def leaves(self) -> Sequence[Any]: ...  # (tool, node, key, raw)
     @property
     def leaf_value(self) -> dict[int, Decimal]: ...
@@ -67,7 +69,7 @@ class Index(Protocol):
     def percent_columns(self) -> set[tuple[int, str | int | None]]: ...
 
 
-_UNITS: weakref.WeakKeyDictionary[Any, _Units] = weakref.WeakKeyDictionary()
+_UNITS: PerHaystack[_Units] = PerHaystack("percent_units.units")
 
 
 def unit(hay: Index, leaf: int) -> str | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import weakref
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -29,14 +28,13 @@ from ..text.months import EXTRA_ABBREVIATIONS, MONTH_ABBREVIATIONS, MONTH_NAMES
 from ..text.splitter import data_clauses
 from ..yearquarter import Period
 from .haystack import Haystack, LeafId
+from .memo import PerHaystack
 
 #: leaf -> [(the figure's values in every form, its period)]
-_CACHE: weakref.WeakKeyDictionary[Haystack, dict[LeafId, list[tuple[frozenset[Decimal], Period]]]] = (
-    weakref.WeakKeyDictionary())
+_CACHE: PerHaystack[dict[LeafId, list[tuple[frozenset[Decimal], Period]]]] = PerHaystack("prose_periods.figures")
 
 #: leaf -> the same, clause by clause (a series is one clause's figures)
-_CLAUSES: weakref.WeakKeyDictionary[Haystack, dict[LeafId, list[list[tuple[frozenset[Decimal], Period]]]]] = (
-    weakref.WeakKeyDictionary())
+_CLAUSES: PerHaystack[dict[LeafId, list[list[tuple[frozenset[Decimal], Period]]]]] = PerHaystack("prose_periods.clauses")
 
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
 #: Another list between the figures and "respectively", which pairs them with it instead.
@@ -164,7 +162,7 @@ _MONTH_ABBREVIATION = re.compile(r"\b(" + "|".join(sorted(_MONTH_SHORT, key=len,
 
 
 #: (leaf, clause start) -> what the clause says (:func:`_clause`)
-_READ: weakref.WeakKeyDictionary[Haystack, dict[tuple[LeafId, int], _Read]] = weakref.WeakKeyDictionary()
+_READ: PerHaystack[dict[tuple[LeafId, int], _Read]] = PerHaystack("prose_periods.read")
 
 
 def _figures(hay: Haystack, leaf: LeafId) -> list[tuple[frozenset[Decimal], Period]]:

@@ -12,13 +12,13 @@ check reads the question's text as the derive stage passes it (see
 from __future__ import annotations
 
 import re
-import weakref
 
 from .. import yearquarter
 from ..checks.match import candidate_leaves
 from ..derive.operands import closes_section
 from ..extract import Extractor, Mention
 from ..index.haystack import Haystack, LeafId
+from ..index.memo import PerHaystack
 from ..text.cues import cue_words
 from ..text.sentences import content_words
 from .naming import WHEN_STEMS, asked_column, asked_row, named_by_name, years_only
@@ -90,7 +90,7 @@ def _periods_around(hay: Haystack, operands: tuple[LeafId, ...]) -> set[int]:
 
 
 #: Per haystack: the years of a row's cells, and of a printed table column's.
-_AROUND: weakref.WeakKeyDictionary[Haystack, dict[tuple[object, ...], frozenset[int]]] = weakref.WeakKeyDictionary()
+_AROUND: PerHaystack[dict[tuple[object, ...], frozenset[int]]] = PerHaystack("cells.periods_around")
 
 
 def share_of_unnamed_row(question: str, operands: tuple[LeafId, ...], hay: Haystack,

@@ -13,7 +13,6 @@ Corporation" -> MSFT). A name found nowhere in the tool data is an entity the da
 from __future__ import annotations
 
 import bisect
-import weakref
 from dataclasses import dataclass, field
 
 import regex
@@ -25,6 +24,7 @@ from ..checks.attribute import scope_starts
 from ..checks.match import candidate_leaves, misattributed_item
 from ..extract import NUMERIC_KINDS, Mention
 from ..index.haystack import Haystack
+from ..index.memo import PerHaystack
 from ..index.names import names as name_map
 from ..models import SUPPORTED_STATUSES, Item, Note
 from ..text import acronyms
@@ -150,7 +150,7 @@ def _is_verb_like(word: str) -> bool:
                             "does", "do", "can", "should", "find", "get", "rank", "describe"}
 
 
-_WORDS: weakref.WeakKeyDictionary[Haystack, frozenset[str]] = weakref.WeakKeyDictionary()
+_WORDS: PerHaystack[frozenset[str]] = PerHaystack("entities.words")
 
 
 def _data_words(hay: Haystack) -> frozenset[str]:
@@ -209,7 +209,7 @@ def _names_everyone(hay: Haystack) -> bool:
     return found
 
 
-_EVERYONE: weakref.WeakKeyDictionary[Haystack, bool] = weakref.WeakKeyDictionary()
+_EVERYONE: PerHaystack[bool] = PerHaystack("entities.everyone")
 
 
 _OTHER = Asked("another entity", None, set(), True)

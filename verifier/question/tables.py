@@ -6,11 +6,11 @@ haystack; which row or column a question names is :mod:`verifier.question.naming
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass
 
 from .. import yearquarter
 from ..index.haystack import Haystack, LeafId, is_period_label
+from ..index.memo import PerHaystack
 from ..text.sentences import content_words
 from ..yearquarter import Period
 
@@ -24,8 +24,7 @@ class Row:
     stems: frozenset[str]
 
 
-_TABLES: weakref.WeakKeyDictionary[Haystack, tuple[dict[int, list[Row]], dict[int, tuple[int, Row]]]] = (
-    weakref.WeakKeyDictionary())
+_TABLES: PerHaystack[tuple[dict[int, list[Row]], dict[int, tuple[int, Row]]]] = PerHaystack("cells.tables")
 
 
 def labelled_tables(hay: Haystack) -> tuple[dict[int, list[Row]], dict[int, tuple[int, Row]]]:
@@ -72,7 +71,7 @@ YEAR = re.compile(r"(?:FY)?(?:19|20)\d\d")
 #: A reference to the notes in a row label: "Additions (Note (a))", "(refer to note 18)".
 NOTE_REF = re.compile(r"(?i)\((?:refer to |see )?notes?\b[^()]*(?:\([^()]*\)[^()]*)*\)")
 
-_COLUMNS: weakref.WeakKeyDictionary[Haystack, dict[int, dict[str, frozenset[str]]]] = weakref.WeakKeyDictionary()
+_COLUMNS: PerHaystack[dict[int, dict[str, frozenset[str]]]] = PerHaystack("cells.named_columns")
 
 
 def named_columns(hay: Haystack, table: int) -> dict[str, frozenset[str]]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from ..checks.match import candidate_leaves
 from ..deadline import check
 from ..extract import NUMERIC_KINDS, Mention
 from ..index.haystack import Haystack, LeafId
+from ..index.memo import PerHaystack
 from ..index.percent_words import BASIS, FRACTION, POINTS
 from ..models import SUPPORTED_STATUSES, Candidate, Item, Scope, decimal_text
 from ..normalizers.numbers import CONTEXT
@@ -102,7 +102,7 @@ class _Index:
         return self.everything
 
 
-_INDEXES: weakref.WeakKeyDictionary[Haystack, _Index] = weakref.WeakKeyDictionary()
+_INDEXES: PerHaystack[_Index] = PerHaystack("candidates.index")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,6 +29,7 @@ from verifier import stoplists
 from ..deadline import check as check_deadline
 from ..extract import Mention
 from ..index.haystack import Haystack, LeafId
+from ..index.memo import PerHaystack
 from .splitter import CITATION_MARKER, sentence_bounds
 
 #: A citation marker: [1], [2, 3], [1-3], [^1], [1][2].
@@ -140,7 +140,7 @@ class _Records:
     documents: bool = False  # the records are documents (a title, snippet, url or prose)
 
 
-_RECORDS: weakref.WeakKeyDictionary[Haystack, _Records] = weakref.WeakKeyDictionary()
+_RECORDS: PerHaystack[_Records] = PerHaystack("sentences.records")
 
 
 def _records(hay: Haystack) -> _Records:
@@ -234,8 +234,7 @@ def _content_words_skipping(text: str, spans: list[tuple[int, int]]) -> list[str
     return out
 
 
-_SOURCE_WORDS: weakref.WeakKeyDictionary[Haystack, dict[tuple[int, int], tuple[frozenset[str], int]]] = (
-    weakref.WeakKeyDictionary())
+_SOURCE_WORDS: PerHaystack[dict[tuple[int, int], tuple[frozenset[str], int]]] = PerHaystack("sentences.source_words")
 
 
 def source_words(hay: Haystack, tool: int, node: int) -> tuple[frozenset[str], int]:
