@@ -354,19 +354,11 @@ def _opposite_sign(mention: Mention, hay: Haystack) -> Evidence | None:
 _HUNDREDTH = "percent field as fraction"
 
 
-def _open(hay: Haystack, leaf: LeafId) -> bool:
-    """A figure of no stated unit that may be read as percent points (see
-    :func:`verifier.index.percent_units.open_points`), and no amount: the data states no
-    scale ("(in millions of €)") or currency for it."""
-    return hay.leaf_scale(leaf) is None and hay.currency_of(leaf) is None and open_points(hay, leaf)
-
-
-def _num_refs(hay: Haystack, form: NumForm, value: Decimal, exact: bool = True) -> list[NumRef]:
+def _num_refs(hay: Haystack, form: NumForm, value: Decimal) -> list[NumRef]:
     """Leaves holding ``value`` in the sense of ``form``: a percentage as written (1.4
     for 1.4%) only where the data's unit is percent points (a fraction 0.014 is 1.4%
-    only as a fraction), or, for an ``exact`` match, where the data leaves the unit open
-    and states no scale or currency for it; a bare scaled mantissa ($2.1bn vs 2.1) only
-    where the data states no scale."""
+    only as a fraction); a bare scaled mantissa ($2.1bn vs 2.1) only where the data
+    states no scale."""
     refs = hay.numbers.get(value)
     if not refs:
         return []
@@ -375,7 +367,7 @@ def _num_refs(hay: Haystack, form: NumForm, value: Decimal, exact: bool = True) 
         # (a figure of no stated unit is read as points where a fraction cannot be it)
         return [r for r in refs if r.how != "fraction form"
                 and (hay.percent_unit(r.leaf) == BASIS if r.how == _HUNDREDTH
-                     else hay.percent_unit(r.leaf) == POINTS or (exact and r.how == "value" and _open(hay, r.leaf)))]
+                     else hay.percent_unit(r.leaf) == POINTS or (r.how == "value" and open_points(hay, r.leaf)))]
     if form.how == "unscaled":
         return [r for r in refs if r.how in ("value", "in text") and hay.leaf_scale(r.leaf) is None]
     if form.how == "fraction form":  # 1.43% is 1.43 points over 100, not a fraction's or basis points'
@@ -452,8 +444,7 @@ def _nearest(mention: Mention, hay: Haystack) -> tuple[NumRef, bool] | None:
             if form.how == "unscaled":
                 continue  # rounding a bare mantissa is too loose to mean anything
             for candidate in hay.near(value, form.tolerance):
-                refs = [r for r in _num_refs(hay, form, candidate, exact=False)
-                        if _sign_may_drop(mention, flipped, hay, r)]
+                refs = [r for r in _num_refs(hay, form, candidate) if _sign_may_drop(mention, flipped, hay, r)]
                 distance = abs(candidate - value) / form.tolerance if form.tolerance else Decimal(0)
                 if refs and (best is None or distance < best[0]):
                     best = (distance, refs[0], flipped)
