@@ -143,19 +143,3 @@ def test_a_yield_to_maturity_is_in_points_and_matches_as_written(v: Decimal) -> 
     assert status(f"It yields {v:f}%.", tools)[f"{v:f}%"] == "exact"
     fraction = f"{(v / 100):f}%"
     assert status(f"It yields {fraction}.", tools)[fraction] == "unsupported"
-
-
-def test_a_figure_of_no_stated_unit_beyond_one_reads_as_points_a_fraction_does_not() -> None:
-    rows = {"columns": ["ticker", "close", "change"], "rows": [["ENPH", 31.42, -3.12], ["MRNA", 24.77, -1.85]]}
-    assert status("MRNA changed −1.85% today.", rows)["−1.85%"] == "exact"
-    assert status("MRNA changed −1.86% today.", rows)["−1.86%"] == "unsupported"
-    # a small figure in a column beyond ±1 is read as its column is
-    assert status("It moved 0.45%.", [{"t": "A", "change": 0.45}, {"t": "B", "change": -2.1}])["0.45%"] == "exact"
-    # within ±1 throughout, it may be a fraction: 0.62 is no 0.62%
-    assert status("A 0.62% chance.", {"scenarios": [{"k": "cut", "p": 0.62}, {"k": "hold", "p": 0.38}]})["0.62%"] \
-        == "unsupported"
-    # a key naming no quantity, a currency mark, a whole number or a stated plain unit: no percentage
-    assert status("It traded at 4.1%.", {"strike": "245.0", "last": "4.1"})["4.1%"] == "unsupported"
-    assert status("It rose 4.1%.", {"move": "$4.10"})["4.1%"] == "unsupported"
-    assert status("Up 12%.", {"shares": 12})["12%"] == "unsupported"
-    assert status("Up 4.1%.", {"unit": "USD", "change": 4.1})["4.1%"] == "unsupported"

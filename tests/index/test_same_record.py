@@ -76,29 +76,3 @@ def test_a_comparison_or_an_after_in_other_languages_says_so_too():
     core = [{"name": "hicp", "output": {"core_yoy_pct": 2.3, "previous": {"core_yoy_pct": 2.4}}}]
     assert not verify("L'inflation sous-jacente recule à 2,3 % (après 2,4 %).", core, locale="fr_FR",
                       judge=False).flagged
-
-
-SERIES = [{"name": "series", "output": {"observations": [
-    {"date": "2025-11-01", "value": 4.6}, {"date": "2025-12-01", "value": 4.4}, {"date": "2026-01-01", "value": 4.3}]}}]
-
-
-def test_a_month_right_beside_a_value_is_its_records_month():
-    assert not verify("The rate peaked at 4.6 in November 2025.", SERIES, judge=False).flagged
-    bad = verify("The rate peaked at 4.4 in November 2025.", SERIES, judge=False)
-    assert _flag(bad, "4.4").status == "misattributed" and _flag(bad, "November 2025").status == "misattributed"
-    assert _flag(verify("| Nov 2025 | 4.4 |", SERIES, judge=False), "4.4").status == "misattributed"
-
-
-def test_a_month_further_off_or_beside_an_earlier_value_dates_nothing():
-    assert not verify("Since November 2025 the rate fell to 4.3.", SERIES, judge=False).flagged
-    assert not verify("The rate fell to 4.3 in January 2026 from 4.4 in December 2025.", SERIES, judge=False).flagged
-    # "from 4.4 in January": January is the fall's month, not 4.4's
-    assert not verify("It fell from 4.4 in January 2026.", SERIES, judge=False).flagged
-
-
-def test_a_date_in_a_record_inside_the_values_record_dates_it():
-    banks = [{"name": "rates", "output": {"banks": [
-        {"bank": "Fed", "rate": 4.25, "last_change": {"date": "2025-12-10"}, "next_meeting": "2026-03-18"},
-        {"bank": "BoJ", "rate": 0.75, "last_change": {"date": "2026-01-23"}, "next_meeting": "2026-03-24"}]}}]
-    assert not verify("The BoJ hiked on January 23, 2026 to 0.75%.", banks, judge=False).flagged
-    assert verify("The BoJ hiked on December 10, 2025 to 0.75%.", banks, judge=False).flagged

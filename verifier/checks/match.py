@@ -21,7 +21,6 @@ from verifier.normalizers import amounts, numbers
 from ..extract import NUMERIC_KINDS, Mention, NumForm
 from ..index.haystack import Haystack, LeafId, NumRef
 from ..index.memo import PerHaystack
-from ..index.percent_units import open_points
 from ..index.percent_words import BASIS, FRACTION, POINTS
 from ..models import Evidence, Item, Kind, Status
 from ..policy import Policy
@@ -364,10 +363,8 @@ def _num_refs(hay: Haystack, form: NumForm, value: Decimal) -> list[NumRef]:
         return []
     if form.how == "percent form":
         # 1.0% is the number 1.0, not a "100.0 %" cell's fraction; 0.25% is 25 bp over 100
-        # (a figure of no stated unit is read as points where a fraction cannot be it)
         return [r for r in refs if r.how != "fraction form"
-                and (hay.percent_unit(r.leaf) == BASIS if r.how == _HUNDREDTH
-                     else hay.percent_unit(r.leaf) == POINTS or (r.how == "value" and open_points(hay, r.leaf)))]
+                and hay.percent_unit(r.leaf) == (BASIS if r.how == _HUNDREDTH else POINTS)]
     if form.how == "unscaled":
         return [r for r in refs if r.how in ("value", "in text") and hay.leaf_scale(r.leaf) is None]
     if form.how == "fraction form":  # 1.43% is 1.43 points over 100, not a fraction's or basis points'

@@ -82,18 +82,6 @@ def unit(hay: Index, leaf: int) -> str | None:
     return units.memo[leaf]
 
 
-def open_points(hay: Index, leaf: int) -> bool:
-    """Whether ``leaf`` is a figure whose unit the data leaves open (none stated, implied
-    or inferred; no currency mark; not a whole number; a key that names a quantity, not
-    "value" or "last") that may still be read as percent
-    points: it, or a figure of its column, lies beyond ±1, which a fraction does not
-    ("change": -1.85 beside "close": 24.77 is a change in percent or in dollars; "prob":
-    0.62 is a fraction)."""
-    if unit(hay, leaf) is not None:
-        return False
-    return _UNITS[hay].open_points(leaf)
-
-
 class _Units:
     """One haystack's evidence, gathered in one pass over its leaves; units memoised."""
 
@@ -159,25 +147,6 @@ class _Units:
         if self._in_table(leaf, parent):
             return POINTS
         return self._context(leaf, parent, key, value)
-
-    def open_points(self, leaf: int) -> bool:
-        hay = self.hay
-        entry, value = hay.leaves[leaf], hay.leaf_value.get(leaf)
-        if value is None or CURRENCY_MARK.search(entry.raw) or INTEGER.fullmatch(entry.raw.strip()) \
-                or is_word(entry.key or "", "value"):
-            return False  # a key naming no quantity ("last", "value") is what its context says
-        parent = hay.parent(entry.node)
-        if entry.key and self._mapped(parent, entry.key.lower()) is not None:
-            return False  # a unit map names it: plain
-        node = parent
-        while node >= 0:  # the nearest record stating a unit says plain (or it would be stated)
-            if self._stated(node) is not None:
-                return False
-            node = hay.parent(node)
-        if abs(value) > ONE:
-            return True
-        column = self._group(entry.node, parent, value)
-        return column[0] is not None and any(abs(v) > ONE for v in column[1]())
 
     def _stated(self, node: int) -> str | None:
         """What a record's unit fields say (a percentage's unit first), or None."""

@@ -1,8 +1,7 @@
 """A value and what its clause says of it belong to one record of the data.
 
 - A time of day or a day beside a value is that value's record's moment ("Session high:
-  $186.95 in the 11:30 ET bar" where $186.95 is the 10:30 bar's high); so is a day or
-  month right beside it, for records dated by a date ("4.4% in November 2025").
+  $186.95 in the 11:30 ET bar" where $186.95 is the 10:30 bar's high).
 - A value the data holds only in a record of an earlier period ("prior_year",
   "previous", "previousClose", "year_ago") is given as current unless its clause says it
   is the earlier one ("from", "prior", "a year earlier", "前年同期", "Vorjahr";
@@ -31,23 +30,14 @@ def attribute_times(answer: str, matched: list[tuple[Mention, Item]], hay: Hayst
     ``misattributed`` when the value is found only in records whose own moment is
     another ("Session high: $186.95 in the 11:30 ET bar" where $186.95 is the 10:30
     bar's high; "weekly high 154.85 (Nov 24)" where 154.85 is the Nov 23 bar's): a time
-    beside a value is that value's, and either of the two may be the wrong one. Records
-    dated by a date only (monthly observations, dividends) are read the same way when
-    the day or month stands right beside the value ("peaked at 4.4% in November 2025"
-    where November's observation is 4.6) and the value is not said to be the earlier one."""
+    beside a value is that value's, and either of the two may be the wrong one."""
     starts = scope_starts(answer)
     by_scope: dict[int, list[int]] = {}
     for index, (mention, _) in enumerate(matched):
         by_scope.setdefault(bisect.bisect_right(starts, mention.start), []).append(index)
     stamped = {hay.parent(hay.leaves[leaf].node): leaf for leaf, _ in hay.instants}
-    dated: dict[int, LeafId] = {}  # records whose moment is a date: a month or day right beside
-    for day, leaves in hay.dates.items():
-        if len(day) == 10 and day[4] == "-":
-            for leaf in leaves:
-                if hay.parent(hay.leaves[leaf].node) not in stamped:
-                    dated.setdefault(hay.parent(hay.leaves[leaf].node), leaf)
     items = [item for _, item in matched]
-    if not stamped and not dated:
+    if not stamped:
         return items
     for index, (mention, item) in enumerate(matched):
         own = _moment_leaves(mention, hay) if item.status in SUPPORTED_STATUSES else []
@@ -60,13 +50,8 @@ def attribute_times(answer: str, matched: list[tuple[Mention, Item]], hay: Hayst
                 continue
             leaves = candidate_leaves(other, hay)
             holders = {hay.parent(hay.leaves[leaf].node) for leaf in leaves}
-            # a month or day right beside a value dates it, unless the value is said to be the
-            # earlier one of a move ("raised from $1.24 in April": April is the raise's)
-            moments = stamped if holders <= stamped.keys() else dated if _beside(answer, mention, other) \
-                and not _said_earlier(answer, other, starts) else {}
-            if holders and holders <= moments.keys() and not holders & records and not (
-                    moments is dated and _nested(hay, holders, records)):
-                stamp = moments[hay.parent(hay.leaves[leaves[0]].node)]
+            if holders and holders <= stamped.keys() and not holders & records:
+                stamp = stamped[hay.parent(hay.leaves[leaves[0]].node)]
                 reason = (f"{other.text} is at {hay.path(leaves[0])}, whose record's time is at {hay.path(stamp)}; "
                           f"{mention.text} is another record's: one of the two is not the other's")
                 for at, ev in ((index, leaf_evidence(hay, own[0], "the time stated")),
@@ -78,32 +63,12 @@ def attribute_times(answer: str, matched: list[tuple[Mention, Item]], hay: Hayst
     return items
 
 
-def _nested(hay: Haystack, holders: set[int], records: set[int]) -> bool:
-    """Whether a value's record and a date's are one inside the other (a bank's rate and
-    its ``last_change.date``): a date-only record's moment covers the records it holds."""
-    def chain(node: int) -> set[int]:
-        out = set()
-        while node >= 0:
-            out.add(node)
-            node = hay.parent(node)
-        return out
-    return any(h in chain(r) or r in chain(h) for h in holders for r in records)
-
-
-def _beside(answer: str, one: Mention, other: Mention) -> bool:
-    """Whether two mentions stand right beside each other: at most one word between, no
-    figure, no line break ("4.4% in November 2025", "Nov 2025: 4.6")."""
-    lo, hi = (one.end, other.start) if one.end <= other.start else (other.end, one.start)
-    gap = answer[lo:hi]
-    return not any(c.isdigit() for c in gap) and "\n" not in gap and len(_WORD.findall(gap)) <= 1
-
-
 def _moment_leaves(mention: Mention, hay: Haystack) -> list[LeafId]:
     """The leaves holding the moment of a time of day, or the day of a full date."""
     if mention.kind == "time":
         return time_leaves(mention, hay)
-    if mention.kind == "date" and mention.value and (len(mention.value) in (7, 10) or mention.value.startswith("--")):
-        return hay.dates.get(mention.value, [])  # a day, or a month ("2025-11": the records dated in it)
+    if mention.kind == "date" and mention.value and (len(mention.value) == 10 or mention.value.startswith("--")):
+        return hay.dates.get(mention.value, [])
     return []
 
 
