@@ -31,13 +31,15 @@ def test_a_memo_keeps_the_first_value_stored_under_a_name():
     assert memo.get("x") is first and memo.names() == {"x"}
 
 
-def test_a_per_haystack_cache_reads_and_writes_like_a_dict_on_each_haystack():
+def test_a_per_haystack_cache_hands_every_writer_the_one_value_kept():
     cache: PerHaystack[list[int]] = PerHaystack("test.cache")
     one, two = Haystack({"a": 1}), Haystack({"b": 2})
     assert cache.get(one) is None and one not in cache
-    cache[one] = [1]
-    assert cache[one] == [1] and one in cache and cache.get(two) is None
-    assert cache.setdefault(two, [2]) == [2] and cache.setdefault(two, [3]) == [2]
+    mine, theirs = [1], [1]  # two threads' builds of the same structure
+    assert cache.setdefault(one, mine) is mine
+    assert cache.setdefault(one, theirs) is mine, "the second builder must get the kept object"
+    assert cache[one] is mine and one in cache and cache.get(two) is None
+    assert not hasattr(cache, "__setitem__"), "a plain assignment would let a caller keep its own build"
     try:
         cache[Haystack({"c": 3})]
     except KeyError:

@@ -46,7 +46,7 @@ def _index(hay: Haystack) -> _Index:
             if entity is not None:
                 fields[(entity, _KEY.sub("", entry.key.lower()))][entry.tool].append((leaf, value))
         found = {k: dict(v) for k, v in fields.items() if len(v) > 1}  # only fields in 2+ tools
-        _INDEX[hay] = found
+        found = _INDEX.setdefault(hay, found)
     return found
 
 

@@ -123,7 +123,7 @@ def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, l
             for word in source.stems:
                 index.setdefault(word, []).append(at)
         cached = found, index
-        _SOURCES[hay] = cached
+        cached = _SOURCES.setdefault(hay, cached)
     return cached
 
 
@@ -206,7 +206,7 @@ def _flags(hay: Haystack) -> list[tuple[LeafId, frozenset[str]]]:
                 key_words = frozenset(key_stems(entry.key))
                 if key_words - _GENERIC_KEY_WORDS:
                     found.append((leaf, key_words - _GENERIC_KEY_WORDS))
-        _FLAGS[hay] = found
+        found = _FLAGS.setdefault(hay, found)
     return found
 
 
@@ -328,7 +328,7 @@ def _outcome_leaves(hay: Haystack) -> list[LeafId]:
     found = _OUTCOMES.get(hay)
     if found is None:
         found = [leaf for leaf in range(len(hay.leaves)) if _outcome(hay, leaf) is not None]
-        _OUTCOMES[hay] = found
+        found = _OUTCOMES.setdefault(hay, found)
     return found
 
 

@@ -121,8 +121,7 @@ def groups_of(hay: Haystack) -> list[Group]:
                             headings.get((kind, parent, own), "")))
     order = {"record": 0, "stacked": 1, "column": 2, "section": 3, "text": 4, "tool": 5}
     groups.sort(key=lambda g: (order[g.kind], len(g.values)))
-    _GROUPS[hay] = (groups, {("rows", 0): rows})
-    return groups
+    return _GROUPS.setdefault(hay, (groups, {("rows", 0): rows}))[0]  # the one every thread sees
 
 
 def column_total(hay: Haystack, leaf: LeafId) -> LeafId | None:

@@ -15,8 +15,8 @@ There are two kinds, and only two:
 Both are safe to share across threads. ``lru_cache`` is thread-safe by its own
 documentation. A :class:`Memo` stores and reads each value in one dictionary operation
 under a lock; two threads that ask for a structure not yet built may both build it (it is
-the same, being a pure function of the haystack) and the first one stored is kept, so
-every later reader sees one object. A structure that fills in as it is asked (a dict of
+the same, being a pure function of the haystack); the first one stored is kept and
+``setdefault`` hands it to both, so every reader holds one object. A structure that fills in as it is asked (a dict of
 results per leaf) is filled by single dictionary assignments, which are atomic.
 """
 
@@ -63,8 +63,10 @@ class Memo:
 
 class PerHaystack(Generic[T]):
     """A cache keyed by haystack, kept on each haystack's :class:`Memo` under ``name``:
-    read and written like the dictionary it replaces (``cache.get(hay)``,
-    ``cache[hay] = built``, ``cache.setdefault(hay, {})``)."""
+    read like the dictionary it replaces (``cache.get(hay)``, ``cache[hay]``, ``hay in
+    cache``) and written only through ``setdefault``, which returns the one value kept:
+    a caller uses that, never its own build, so two threads that both built hold one
+    object (some caches are indexed by the ids of what they hold)."""
 
     __slots__ = ("name",)
 
@@ -79,9 +81,6 @@ class PerHaystack(Generic[T]):
         if found is _MISSING:
             raise KeyError(self.name)
         return found  # type: ignore[no-any-return]
-
-    def __setitem__(self, hay: Haystack, value: T) -> None:
-        hay.memo.keep(self.name, value)
 
     def __contains__(self, hay: Haystack) -> bool:
         return hay.memo.get(self.name, _MISSING) is not _MISSING

@@ -35,7 +35,7 @@ def names(hay: Haystack) -> dict[str, str]:
                 words = [w for w in _WORD.findall(entry.raw) if w.lower() not in SUFFIXES]
                 if ticker and words:
                     found.setdefault(words[0].lower(), ticker)
-        _NAMES[hay] = found
+        found = _NAMES.setdefault(hay, found)
     return found
 
 
@@ -43,9 +43,9 @@ def name_mentions(hay: Haystack, text: str) -> list[tuple[int, str]]:
     """(offset, ticker) where ``text`` names a company of the data by its name, in order."""
     if hay not in _PATTERNS:
         words = sorted(names(hay), key=len, reverse=True)
-        _PATTERNS[hay] = regex.compile(
+        _PATTERNS.setdefault(hay, regex.compile(
             r"(?<![\p{L}\p{N}])(?:" + "|".join(regex.escape(w) for w in words) + r")(?![\p{L}\p{N}])",
-            regex.IGNORECASE) if words else None
+            regex.IGNORECASE) if words else None)
     pattern = _PATTERNS[hay]
     if pattern is None:
         return []

@@ -76,7 +76,7 @@ def unit(hay: Index, leaf: int) -> str | None:
     """POINTS, FRACTION, BASIS, or None (a plain number) for ``leaf``."""
     units = _UNITS.get(hay)
     if units is None:
-        units = _UNITS[hay] = _Units(hay)
+        units = _UNITS.setdefault(hay, _Units(hay))
     if leaf not in units.memo:
         units.memo[leaf] = units.infer(leaf)
     return units.memo[leaf]

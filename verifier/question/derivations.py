@@ -69,7 +69,7 @@ def _periods_around(hay: Haystack, operands: tuple[LeafId, ...]) -> set[int]:
     this of thousands of hits in one column."""
     cache = _AROUND.get(hay)
     if cache is None:
-        cache = _AROUND[hay] = {}
+        cache = _AROUND.setdefault(hay, {})
     years: set[int] = set()
     for leaf in operands:
         node = hay.leaves[leaf].node

@@ -164,7 +164,7 @@ def _data_words(hay: Haystack) -> frozenset[str]:
             if entry.key:
                 words.update(w.lower() for w in regex.findall(r"[\p{L}]+", entry.key))
         found = frozenset(words)
-        _WORDS[hay] = found
+        found = _WORDS.setdefault(hay, found)
     return found
 
 
@@ -205,7 +205,7 @@ def _names_everyone(hay: Haystack) -> bool:
         # entities with figures in the data (an error record {"symbol": "PEP", "error": ...} has none)
         entities = {hay.entity_of(leaf) for leaf in hay.leaf_value} - {None}
         found = bool(names) and entities <= names
-        _EVERYONE[hay] = found
+        found = _EVERYONE.setdefault(hay, found)
     return found
 
 

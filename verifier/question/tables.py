@@ -54,7 +54,7 @@ def labelled_tables(hay: Haystack) -> tuple[dict[int, list[Row]], dict[int, tupl
                 tables.setdefault(hay.parent(row), []).append(labelled)
                 rows[row] = (hay.parent(row), labelled)
         found = tables, rows
-        _TABLES[hay] = found
+        found = _TABLES.setdefault(hay, found)
     return found
 
 

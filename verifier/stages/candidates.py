@@ -143,7 +143,7 @@ def _index(hay: Haystack) -> _Index:
             tools[entry.tool].append((leaf, form))
             if entity is not None:
                 entities[entity].append((leaf, form))
-    index = _INDEXES[hay] = _Index({tool: _sorted(figures) for tool, figures in tools.items()}, entities)
+    index = _INDEXES.setdefault(hay, _Index({tool: _sorted(figures) for tool, figures in tools.items()}, entities))
     return index
 
 

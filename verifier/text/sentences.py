@@ -164,7 +164,7 @@ def _records(hay: Haystack) -> _Records:
             (entry.key or "").lower() in _DOCUMENT_KEYS or (hay.is_string(leaf) and entry.raw.count(" ") >= 7)
             for leaf, entry in enumerate(hay.leaves) if entry.tool == 0 and hay.parent(entry.node) in longest)
         found = _Records(sorted(longest, key=lambda n: hay.segment(n) or 0), by_ref, documents)
-        _RECORDS[hay] = found
+        found = _RECORDS.setdefault(hay, found)
     return found
 
 
