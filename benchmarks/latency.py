@@ -92,12 +92,14 @@ def classic(quick: bool = False) -> dict[str, Any]:
         index_ms = (time.perf_counter() - t0) * 1000
         index_ms = min([index_ms] + [_median_us(partial(Haystack, big), 1) / 1000 for _ in range(reps - 1)])
         text = baseline.haystack_text(big)
+        big_rounds = (2, 3) if quick else (3, 5)
+        size_rounds, size_per = big_rounds if size >= 10_000 else (5, 10 if quick else 20)
         timing = _interleaved({
             "verify_warm": partial(verify, answer, haystack=h),
             "verify_warm_no_derive": partial(verify, answer, haystack=h, policy=NO_DERIVE),
             "naive_warm": partial(baseline.unsupported, answer, big, text),
             "naive_cold": partial(baseline.unsupported, answer, big),
-        }, 3 if size >= 10_000 else 5, 5 if size >= 10_000 else 10 if quick else 20)
+        }, size_rounds, size_per)
         scaling.append({"leaves": len(h), "index_ms": round(index_ms, 2), **{k: round(v, 1) for k, v in timing.items()}})
     # many tool results, each with a unit field: indexing should grow with the tools, not
     # their square (each unit field used to rescan the whole index)
@@ -107,7 +109,7 @@ def classic(quick: bool = False) -> dict[str, Any]:
             {"item": f"line {j}", "value": j + i / 10, "note": f"{j}.5 in the year"} for j in range(40)]}}
             for i in range(count)]
         gc.collect()
-        index_ms = min(_median_us(partial(Haystack, many), 1) / 1000 for _ in range(3))
+        index_ms = min(_median_us(partial(Haystack, many), 1) / 1000 for _ in range(2 if quick else 3))
         tools_count.append({"tools": count, "leaves": len(Haystack(many)), "index_ms": round(index_ms, 1)})
     # long answers over the seed data: the cost should grow with the answer, not its square
     lengths = []
@@ -116,7 +118,7 @@ def classic(quick: bool = False) -> dict[str, Any]:
         timing = _interleaved({
             "verify_warm": partial(verify, long_answer, haystack=hay),
             "naive_warm": partial(baseline.unsupported, long_answer, tools, naive_text),
-        }, 2 if quick else 3, (2 if quick else 3) if copies >= 40 else 10)
+        }, 2 if quick else 3, (1 if quick else 3) if copies >= 40 else 10)
         lengths.append({"chars": len(long_answer), **{k: round(v, 1) for k, v in timing.items()}})
     # the derive stage's own worst case: every row named, every operation cued, many
     # unsupported numbers (the work budget must stop it)

@@ -120,6 +120,11 @@ def run_sets(sources: Mapping[str, Loader | str], limit: int, figured: Figured |
     return out
 
 
+def ratio_text(value: float) -> str:
+    """A ratio as the tables print it: one decimal, two significant digits below 1 (0.0079×)."""
+    return f"{value:.1f}×" if value >= 1 else f"{value:.2g}×"
+
+
 def _us(value: float | None) -> str:
     return "–" if value is None else f"{value:,.0f}"
 
@@ -131,7 +136,7 @@ def markdown(result: dict[str, Any]) -> str:
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, s in result["sets"].items():
         m, p, r = s["median_us"], s["p95_us"], s["ratios"]
-        ratio = [f"{r[k]:.1f}×" if k in r else "–" for k, _, _ in RATIOS]
+        ratio = [ratio_text(r[k]) if k in r else "–" for k, _, _ in RATIOS]
         lines.append(f"| {name} ({s['cases']}) | {_us(m['cold'])} | {_us(m['build'])} | {_us(m['warm'])} | "
                      f"{_us(m['naive'])} | {_us(m.get('figured'))} | {_us(p['cold'])} | {_us(p['warm'])} | "
                      f"{_us(p['naive'])} | {_us(p.get('figured'))} | {' | '.join(ratio)} |")

@@ -77,6 +77,10 @@ def test_absent_sets_are_skipped_with_their_reason(tmp_path: Path) -> None:
     assert sum(line.startswith("- ") and ": left out (" in line for line in latency_side.markdown(result).splitlines()) == 5
 
 
+def test_ratios_below_one_keep_two_significant_digits() -> None:
+    assert [latency_side.ratio_text(v) for v in (282.44, 1.0, 0.46, 0.0079)] == ["282.4×", "1.0×", "0.46×", "0.0079×"]
+
+
 def test_subsample_spreads_evenly_and_keeps_order() -> None:
     cases = [latency_sets.Case(str(i), "a", []) for i in range(10)]
     assert [c.id for c in latency_sets.subsample(cases, 4)] == ["0", "2", "5", "7"]
