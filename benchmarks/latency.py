@@ -1,18 +1,30 @@
-"""Verify latency on the seed-shaped scenario and as the haystack grows, against the
-naive baseline (numbers and tickers substring-searched in the JSON text) in the same
-process, interleaved, so machine noise hits both alike.
+"""Verify latency: the side-by-side run of issue 21 on the real sets, growth with the data,
+start-up, and the seed-shaped scenario and synthetic worst cases, each beside the naive
+baseline (numbers and tickers substring-searched in the JSON text) in the same process,
+interleaved, so machine noise hits all alike.
 
-    python -m benchmarks.latency            # full run (about a minute)
-    python -m benchmarks.latency --quick    # fewer repeats
+    python -m benchmarks.latency                   # everything (all cases of every set; long)
+    python -m benchmarks.latency --quick           # 40 cases a set, fewer repeats (under ~2 min)
+    python -m benchmarks.latency --part side --limit 100 --json out.json
 
-Reports medians in microseconds and the ratio to the naive baseline:
-- cold: verify(answer, tool_results): builds the haystack, then checks;
-- warm: verify(answer, haystack=h) with the haystack built once for many answers;
-- index: building a Haystack alone, for 100 .. 100,000 leaves.
+Parts (``--part``, repeatable; default all):
+
+- ``side``: ``benchmarks.latency_side``: on the fixtures, both dev evalsets, TAT-QA dev
+  and FinanceBench's oracle pages (``benchmarks.latency_sets``), the median and p95 CPU
+  time of verify cold and warm, the naive check and figured, and their ratios;
+- ``growth``: ``benchmarks.latency_growth``: 100 to 100,000 leaves, 1k to 1M characters;
+- ``startup``: ``benchmarks.latency_startup``: ``import verifier`` and the first call, in
+  fresh interpreters;
+- ``classic``: the seed-shaped scenario (cold, warm, derive off), index build for 100 ..
+  100,000 leaves, answer length, many tool results, the derive stage's worst case and
+  values given to the wrong ticker: medians of wall time in microseconds and the ratio to
+  the naive baseline (cold: verify(answer, tool_results) builds the haystack, then checks;
+  warm: verify(answer, haystack=h) with the haystack built once for many answers).
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import platform
@@ -21,9 +33,11 @@ import time
 from collections.abc import Callable
 from functools import partial
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
-from benchmarks import quick_main
+from benchmarks import latency_growth, latency_sets, latency_side, latency_startup
+from benchmarks.latency_cases import named_rows_case, positions_case, synthetic_tools
 from verifier import Haystack, Policy, verify
 from verifier.evaluation import baseline
 
@@ -55,61 +69,8 @@ def _interleaved(fns: dict[str, Callable[[], object]], rounds: int, per_round: i
     return {name: statistics.median(v) for name, v in results.items()}
 
 
-_WORDS = ("Apex", "Blue", "Cedar", "Delta", "Echo", "Fair", "Grand", "Harbor", "Iron", "Jade",
-          "Keystone", "Lumen", "Maple", "North", "Oak", "Pine", "Quartz", "River", "Summit", "Terra")
-
-
-def _symbol(i: int) -> str:
-    letters = ""
-    for _ in range(4):
-        letters += chr(ord("A") + i % 26)
-        i //= 26
-    return "X" + letters
-
-
-def synthetic_tools(leaves: int) -> list[dict[str, Any]]:
-    """A screener-shaped tool result with about ``leaves`` leaves (8 a row). Names are
-    words, as in real screeners; strings with digits in them cost more to index (each
-    is read for values), see BENCHMARKS.md."""
-    rows = []
-    for i in range(max(1, leaves // 8)):
-        name = f"{_WORDS[i % 20]} {_WORDS[(i // 20) % 20]} {_WORDS[(i // 400) % 20]} Inc"
-        rows.append({
-            "symbol": _symbol(i), "name": name,
-            "price": round(10 + (i * 7.31) % 900, 2), "change_pct": round(((i * 13) % 1000 - 500) / 100, 2),
-            "volume": 100000 + i * 37, "market_cap_bn": round(1 + (i * 3.7) % 3000, 1),
-            "pe_ttm": round(5 + (i * 1.3) % 80, 1), "sector": ["Software", "Hardware", "Internet"][i % 3],
-        })
-    return [{"name": "run_screen", "output": {"count": len(rows), "results": rows}}]
-
-
-def named_rows_case(numbers: int) -> tuple[dict[str, Any], str, str]:
-    """A 4-row x 12-year table, a question naming every row and asking for totals,
-    averages, changes and percentages, and an answer of ``numbers`` values found
-    nowhere (so each is searched for single- and multi-step derivations)."""
-    years = [str(y) for y in range(2008, 2020)]
-    rows = [[name] + [f"{100 + (r * 7919 + c * 104729) % 9900:,}" for c in range(len(years))]
-            for r, name in enumerate(("Revenue", "Cost of sales", "Gross profit", "Operating income"))]
-    question = ("What is the total, average, change and percentage of revenue, cost of sales, gross profit "
-                "and operating income?")
-    answer = " ".join(f"Value {i} was {(i * 7717) % 99991 / 10 + 0.05:.2f} million." for i in range(numbers))
-    return {"unit": "million", "columns": ["", *years], "rows": rows}, question, answer
-
-
-def positions_case(records: int, values: int = 30) -> tuple[Haystack, str]:
-    """A positions list of ``records`` records (ticker, qty, price) and an answer giving
-    each of ``values`` tickers the next record's value (qty * price): every value is
-    derived from another ticker's record, so each is searched again over the named
-    ticker's records before it is called misattributed."""
-    qty = [1 + (i * 37) % 1000 for i in range(records)]
-    price = [round(5 + (i * 7.31) % 495, 2) for i in range(records)]
-    rows = [{"ticker": _symbol(i), "qty": qty[i], "price": price[i]} for i in range(records)]
-    answer = " ".join(f"{_symbol(i)}'s position is worth ${qty[i + 1] * price[i + 1]:,.2f}." for i in range(values))
-    return Haystack([{"name": "get_positions", "output": {"positions": rows}}]), answer
-
-
-def run(quick: bool = False) -> dict[str, Any]:
-    rounds, per = (5, 20) if quick else (15, 40)
+def classic(quick: bool = False) -> dict[str, Any]:
+    rounds, per = (3, 10) if quick else (15, 40)
     tools, answer = _seed()
     hay = Haystack(tools)
     naive_text = baseline.haystack_text(tools)
@@ -124,19 +85,21 @@ def run(quick: bool = False) -> dict[str, Any]:
     scaling = []
     for size in (100, 1_000, 10_000, 100_000):
         big = synthetic_tools(size)
-        reps = 3 if size >= 100_000 else 7 if size >= 10_000 else 25
+        reps = 1 if quick and size >= 100_000 else 3 if size >= 100_000 else 7 if size >= 10_000 else 25
         gc.collect()
         t0 = time.perf_counter()
         h = Haystack(big)
         index_ms = (time.perf_counter() - t0) * 1000
         index_ms = min([index_ms] + [_median_us(partial(Haystack, big), 1) / 1000 for _ in range(reps - 1)])
         text = baseline.haystack_text(big)
+        big_rounds = (2, 3) if quick else (3, 5)
+        size_rounds, size_per = big_rounds if size >= 10_000 else (5, 10 if quick else 20)
         timing = _interleaved({
             "verify_warm": partial(verify, answer, haystack=h),
             "verify_warm_no_derive": partial(verify, answer, haystack=h, policy=NO_DERIVE),
             "naive_warm": partial(baseline.unsupported, answer, big, text),
             "naive_cold": partial(baseline.unsupported, answer, big),
-        }, 3 if size >= 10_000 else 5, 5 if size >= 10_000 else 20)
+        }, size_rounds, size_per)
         scaling.append({"leaves": len(h), "index_ms": round(index_ms, 2), **{k: round(v, 1) for k, v in timing.items()}})
     # many tool results, each with a unit field: indexing should grow with the tools, not
     # their square (each unit field used to rescan the whole index)
@@ -146,7 +109,7 @@ def run(quick: bool = False) -> dict[str, Any]:
             {"item": f"line {j}", "value": j + i / 10, "note": f"{j}.5 in the year"} for j in range(40)]}}
             for i in range(count)]
         gc.collect()
-        index_ms = min(_median_us(partial(Haystack, many), 1) / 1000 for _ in range(3))
+        index_ms = min(_median_us(partial(Haystack, many), 1) / 1000 for _ in range(2 if quick else 3))
         tools_count.append({"tools": count, "leaves": len(Haystack(many)), "index_ms": round(index_ms, 1)})
     # long answers over the seed data: the cost should grow with the answer, not its square
     lengths = []
@@ -155,7 +118,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         timing = _interleaved({
             "verify_warm": partial(verify, long_answer, haystack=hay),
             "naive_warm": partial(baseline.unsupported, long_answer, tools, naive_text),
-        }, 3, 3 if copies >= 40 else 10)
+        }, 2 if quick else 3, (1 if quick else 3) if copies >= 40 else 10)
         lengths.append({"chars": len(long_answer), **{k: round(v, 1) for k, v in timing.items()}})
     # the derive stage's own worst case: every row named, every operation cued, many
     # unsupported numbers (the work budget must stop it)
@@ -183,7 +146,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     }
 
 
-def markdown(result: dict[str, Any]) -> str:
+def classic_markdown(result: dict[str, Any]) -> str:
     s = result["seed"]
     lines = [
         (f"Seed-shaped scenario (25-row screen, three paragraphs, {s['tickers']} tickers, "
@@ -229,8 +192,56 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    quick_main(__doc__, run, markdown)
+PARTS = ("side", "growth", "startup", "classic")
+
+
+def run(quick: bool = False, parts: tuple[str, ...] = PARTS, limit: int | None = None) -> dict[str, Any]:
+    """The chosen parts; ``limit`` cases per set in the side-by-side run (default: 40 with
+    ``quick``, else all)."""
+    figured = latency_side.figured_check()
+    out: dict[str, Any] = {"python": platform.python_version(), "quick": quick}
+    if "side" in parts:
+        cap = limit if limit is not None else 40 if quick else 0
+        out["side_by_side"] = latency_side.run_sets(latency_sets.sets(), cap, figured)
+    if "growth" in parts:
+        out["growth"] = latency_growth.run(quick, figured)
+    if "startup" in parts:
+        out["startup"] = latency_startup.run(3 if quick else 7)
+    if "classic" in parts:
+        out["classic"] = classic(quick)
+    return out
+
+
+def markdown(result: dict[str, Any]) -> str:
+    blocks = []
+    if "side_by_side" in result:
+        side = result["side_by_side"]
+        blocks.append(f"Side by side, CPU time per call, one process, interleaved per case "
+                      f"(Python {result['python']}, {side['figured'] or 'figured not installed'}):\n\n"
+                      + latency_side.markdown(side))
+    if "growth" in result:
+        blocks.append(latency_growth.markdown(result["growth"]))
+    if "startup" in result:
+        blocks.append(latency_startup.markdown(result["startup"]))
+    if "classic" in result:
+        blocks.append(classic_markdown(result["classic"]))
+    return "\n\n".join(blocks)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="40 cases a set, fewer repeats, smaller budgets")
+    parser.add_argument("--part", action="append", choices=PARTS, help="only this part (repeatable)")
+    parser.add_argument("--limit", type=int, default=None,
+                        help="cases per set in the side-by-side run (0: all; default 40 with --quick, else all)")
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 0:
+        parser.error("--limit must be 0 (all) or more")
+    result = run(args.quick, tuple(args.part or PARTS), args.limit)
+    print(markdown(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":

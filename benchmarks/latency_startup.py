@@ -1,0 +1,71 @@
+"""What a fresh process pays before its first answer is checked (issue 21): ``import
+verifier``, and the first ``verify()`` against the second, each in a new interpreter (the
+same one and environment as this process), the median of several.
+
+The child times itself, so the interpreter's own start is not counted: ``import verifier``
+in CPU and wall ms; then, on the example shipped with the package, the first
+``verify(answer, tool_results, judge=False)`` and a second, identical one (CPU ms). The
+first call's extra cost is first minus second: lazy imports, compiled patterns, Babel data.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+from typing import Any
+
+_IMPORT = """
+import json, time
+c0, w0 = time.process_time_ns(), time.perf_counter_ns()
+import verifier
+print(json.dumps({"import_cpu_ms": (time.process_time_ns() - c0) / 1e6,
+                  "import_wall_ms": (time.perf_counter_ns() - w0) / 1e6}))
+"""
+
+_FIRST_CALL = """
+import json, time
+from importlib import resources
+from verifier import verify
+ex = resources.files("verifier").joinpath("examples")
+tools = json.loads(ex.joinpath("screen_tools.json").read_text())
+answer = ex.joinpath("screen_answer.txt").read_text()
+out = {}
+for name in ("first_ms", "second_ms"):
+    c0 = time.process_time_ns()
+    verify(answer, tools, judge=False)
+    out[name] = (time.process_time_ns() - c0) / 1e6
+print(json.dumps(out))
+"""
+
+
+def _child(code: str) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the timing child failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _medians(code: str, runs: int) -> dict[str, float]:
+    samples = [_child(code) for _ in range(runs)]
+    return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+
+
+def run(runs: int) -> dict[str, Any]:
+    """Medians over ``runs`` fresh interpreters of each measurement."""
+    if runs < 1:
+        raise ValueError("runs must be at least 1")
+    first = _medians(_FIRST_CALL, runs)
+    return {"runs": runs, **_medians(_IMPORT, runs), **first,
+            "first_call_extra_ms": first["first_ms"] - first["second_ms"]}
+
+
+def markdown(result: dict[str, Any]) -> str:
+    return "\n".join([
+        f"Start-up, fresh interpreters, median of {result['runs']}:", "",
+        "| import verifier CPU ms | import wall ms | first verify() CPU ms | second | first call adds |",
+        "|---:|---:|---:|---:|---:|",
+        (f"| {result['import_cpu_ms']:.0f} | {result['import_wall_ms']:.0f} | {result['first_ms']:.0f} | "
+         f"{result['second_ms']:.1f} | {result['first_call_extra_ms']:.0f} |")])
