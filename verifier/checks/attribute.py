@@ -18,6 +18,7 @@ import re
 
 import regex
 
+from verifier import stoplists
 from verifier.normalizers import tickers
 
 from .. import yearquarter
@@ -163,9 +164,9 @@ def _has_owners(hay: Haystack) -> bool:
 _NAME_THEN_TICKER = regex.compile(r"((?:(?:[A-Z][\w.&'’-]*|&)[ \t]+){1,5})\([ \t]*([A-Z][A-Z.\-]{0,9})[ \t]*\)")
 
 
-#: Words of a company's name that do not tell one company from another.
-_NAME_FILLERS = frozenset({"the", "inc", "corp", "corporation", "company", "co", "ltd", "plc", "group", "holdings",
-                           "and", "limited", "llc", "sa", "ag", "nv"})
+#: Words of a company's name that do not tell one company from another
+#: (stoplists/company_name_fillers.txt).
+_NAME_FILLERS = stoplists.load("company_name_fillers")
 
 
 def _leaf_naming(hay: Haystack, words: list[str]) -> int | None:

@@ -284,10 +284,8 @@ def same_kind(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
     return not ({"money"} == first and {"count"} == second or {"count"} == first and {"money"} == second)
 
 
-#: Words after a bare figure that say nothing of what it counts.
-_CONNECTIVE = frozenset({"and", "or", "for", "in", "to", "from", "of", "at", "as", "by", "on", "with", "during",
-                         "compared", "versus", "vs", "respectively", "which", "that", "was", "were", "is", "are",
-                         "million", "billion", "thousand", "the", "a", "an", "net", "per", "each", "this", "than"})
+#: Words after a bare figure that say nothing of what it counts (stoplists/connective_words.txt).
+_CONNECTIVE = stoplists.load("connective_words")
 
 
 def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[tuple[Decimal, Decimal | None], frozenset[str]]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from verifier import stoplists
+
 from .. import yearquarter
 from ..checks.match import candidate_leaves
 from ..derive.operands import closes_section
@@ -29,10 +31,11 @@ from .tables import Row, dated_header, labelled_tables, named_columns, row_of
 _YEAR_BEFORE = re.compile(r"(?i)\b(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year\b|"
                           r"\byear[- ]over[- ]year\b|\byoy\b|\b(?:a|the)\s+year\s+(?:earlier|before|ago)\b|"
                           r"\byear[- ]ago\b")
-_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+#: "five" -> 5 (stoplists/number_words.txt).
+_NUMBER_WORDS = {word: int(value) for word, value in stoplists.load_pairs("number_words").items()}
 #: "the five years ended December 31, 2014", "the 3-year period ending 2019": a span
 #: of years back from the year named.
-_SPAN = re.compile(r"(?i)\b(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")[- ]years?(?:[- ]period)?\s+(?:ended|ending)\b")
+_SPAN = re.compile(r"(?i)\b(\d{1,2}|" + "|".join(sorted(_NUMBER_WORDS, key=_NUMBER_WORDS.__getitem__)) + r")[- ]years?(?:[- ]period)?\s+(?:ended|ending)\b")
 
 
 def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haystack, change: bool = True) -> bool:
@@ -52,7 +55,7 @@ def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haysta
     span = _SPAN.search(question)
     if span is not None:
         years = span.group(1).lower()
-        low = min(low, high - (int(years) if years.isdigit() else _NUMBER_WORDS.index(years) + 1))
+        low = min(low, high - (int(years) if years.isdigit() else _NUMBER_WORDS[years]))
     if {"mean", "difference"} <= set(cue_words(question)):
         low -= 1  # "the change between the 2018 and 2019 average": 2018's is 2018's and 2017's
     dated = [p for p in (hay.period_of(leaf) for leaf in operands) if p is not None]
