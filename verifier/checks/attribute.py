@@ -33,8 +33,12 @@ from .match import candidate_leaves, leaf_evidence, misattributed_item
 _FOR = re.compile(r"\s+for\s+")
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
 #: Words by which a clause moves off one period: it compares or spans periods.
-RELATIVE_PERIOD = re.compile(r"(?i)\b(?:from|since|earlier|prior|previous|preceding|ago|before|"
-                             r"year-over-year|year over year|yoy|last)\b")
+RELATIVE_PERIOD = re.compile(r"""(?ix)
+    \b(?:
+        from | since | earlier | prior | previous | preceding | ago | before  # "up from", "a year earlier"
+      | year-over-year | year\ over\ year | yoy                             # a change over a year
+      | last                                                               # "last quarter"
+    )\b""")
 
 
 def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:

@@ -204,7 +204,10 @@ def _money_columns(hay: Haystack) -> frozenset[LeafId]:
 
 
 #: A figure that is a change, not a level: "revenue increased by $50 million".
-_CHANGE_BY = re.compile(r"(?i)\b(?:by|increased|decreased|rose|fell|grew|declined|dropped|up|down)\s*$")
+_CHANGE_BY = re.compile(r"""(?ix)
+    \b(?:by|increased|decreased|rose|fell|grew|declined|dropped|up|down)  # "increased by", "up"
+    \s*$                                                                 # just before the figure
+""")
 
 #: More clauses than this to read for a question's years, and the prose is not read for
 #: figures asked by date (50,000 dated paragraphs would take seconds).

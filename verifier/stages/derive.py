@@ -128,8 +128,11 @@ def run(state: State) -> None:
 
 #: A question whose answer is a date: "which year", "which of the years", "what was the
 #: year with", "identify the year in which", "when".
-_ASKS_WHEN = re.compile(r"(?i)\b(?:which|what|identify|name)\b[^?.]{0,30}?\b(?:years?|periods?|dates?)\b"
-                        r"|\bwhen\b|\bthe\s+years?\s+(?:in\s+)?(?:which|when|that|with)\b")
+_ASKS_WHEN = re.compile(r"""(?ix)
+    \b(?:which|what|identify|name)\b[^?.]{0,30}?\b(?:years?|periods?|dates?)\b  # "which of the years"
+  | \bwhen\b
+  | \bthe\s+years?\s+(?:in\s+)?(?:which|when|that|with)\b                      # "the year in which"
+""")
 #: Words after which a four-digit number is a year: "in 2017", "since 2017", "to 2017"
 #: (stoplists/year_prepositions.txt).
 _BEFORE_A_YEAR = stoplists.load("year_prepositions")
