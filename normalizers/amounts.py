@@ -38,11 +38,6 @@ SYMBOL_LOCALES = (
     "fr_FR", "fr_CH", "ja_JP", "zh_CN", "ko_KR", "pt_BR", "es_MX", "sv_SE", "nb_NO",
 )
 
-#: Currency words people write out ("500 dollars"); their codes are read from Babel's
-#: display names, so the list is the words, not the mapping.
-CURRENCY_WORDS = ("dollars", "dollar", "euros", "euro", "pounds", "pound", "yen",
-                  "rupees", "rupee", "francs", "franc", "yuan", "won", "pence", "cents")
-
 #: Symbols that are also ordinary words or letters, too risky to read as money.
 _AMBIGUOUS_SYMBOLS = frozenset({"R", "K", "L", "S", "G", "P", "E", "F", "T", "Q", "B", "C"})
 
@@ -78,6 +73,11 @@ def _data_lines(name: str) -> list[tuple[str, list[str]]]:
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     return [(parts[0], parts[1:]) for parts in (line.split() for line in text.splitlines())
             if parts and not parts[0].startswith("#")]
+
+
+#: Currency words people write out ("500 dollars"); their codes are read from Babel's
+#: display names, so the list (currency_endings.txt) is the words, not the mapping.
+CURRENCY_WORDS = tuple(word for word, _ in _data_lines("currency_endings.txt"))
 
 
 @dataclass(frozen=True, slots=True)

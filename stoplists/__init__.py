@@ -15,6 +15,9 @@ lines are ignored. Every file says where its entries came from in its header.
 - ``hedges.txt``: words that mark a value as rounded on purpose.
 - ``directions.txt``: words that give a value a direction (``fell``: down), as
   ``word  down|up`` pairs; read with :func:`load_pairs`.
+- The other lists are each read by one module, which their header names (words that
+  make a number a level or a year, company-name suffixes, stems of estimate and metric
+  words, question openers, ...).
 
 Currency codes are not kept here: they come from Babel's CLDR data
 (``babel.numbers.list_currencies``), so they stay current with Babel.

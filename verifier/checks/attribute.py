@@ -18,6 +18,7 @@ import re
 
 import regex
 
+from verifier import stoplists
 from verifier.normalizers import tickers
 
 from .. import yearquarter
@@ -32,8 +33,12 @@ from .match import candidate_leaves, leaf_evidence, misattributed_item
 _FOR = re.compile(r"\s+for\s+")
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
 #: Words by which a clause moves off one period: it compares or spans periods.
-RELATIVE_PERIOD = re.compile(r"(?i)\b(?:from|since|earlier|prior|previous|preceding|ago|before|"
-                             r"year-over-year|year over year|yoy|last)\b")
+RELATIVE_PERIOD = re.compile(r"""(?ix)
+    \b(?:
+        from | since | earlier | prior | previous | preceding | ago | before  # "up from", "a year earlier"
+      | year-over-year | year\ over\ year | yoy                             # a change over a year
+      | last                                                               # "last quarter"
+    )\b""")
 
 
 def attribute(answer: str, matched: list[tuple[Mention, Item]], hay: Haystack) -> list[Item]:
@@ -163,9 +168,9 @@ def _has_owners(hay: Haystack) -> bool:
 _NAME_THEN_TICKER = regex.compile(r"((?:(?:[A-Z][\w.&'’-]*|&)[ \t]+){1,5})\([ \t]*([A-Z][A-Z.\-]{0,9})[ \t]*\)")
 
 
-#: Words of a company's name that do not tell one company from another.
-_NAME_FILLERS = frozenset({"the", "inc", "corp", "corporation", "company", "co", "ltd", "plc", "group", "holdings",
-                           "and", "limited", "llc", "sa", "ag", "nv"})
+#: Words of a company's name that do not tell one company from another
+#: (stoplists/company_name_fillers.txt).
+_NAME_FILLERS = stoplists.load("company_name_fillers")
 
 
 def _leaf_naming(hay: Haystack, words: list[str]) -> int | None:

@@ -246,11 +246,10 @@ def _outcome_words() -> re.Pattern[str]:
 
 
 #: Stems that make an outcome word about results against estimates: the estimate itself,
-#: or the metric ("missed on EPS", "revenue missed").
-_ESTIMATE_STEMS = frozenset({"estimat", "expect", "expectation", "consensu", "forecast", "guidanc",
-                             "street", "analyst", "whisper", "projection", "view"})
-METRIC_STEMS = frozenset({"ep", "eps", "earning", "revenu", "sal", "margin", "gross", "incom", "profit",
-                          "ebitda", "booking", "result", "quarter", "subscriber", "deliveri", "cash", "flow"})
+#: or the metric ("missed on EPS", "revenue missed"): stoplists/estimate_stems.txt and
+#: stoplists/metric_stems.txt.
+_ESTIMATE_STEMS = stoplists.load("estimate_stems")
+METRIC_STEMS = stoplists.load("metric_stems")
 _TICKERISH = re.compile(r"^[A-Z]{1,5}(?:\.[A-Z]{1,2})?$")
 
 

@@ -41,8 +41,8 @@ def direction_of(text: str, start: int) -> int:
 
 
 #: Words between a direction word and a number that make the number a level ("to",
-#: "from", "at"; "auf", "bei" (not "von": "ein Plus von 1,40 €"); "à"; "a", "al", "desde"; "da").
-_LEVEL_WORDS = frozenset({"to", "from", "at", "auf", "bei", "à", "a", "al", "desde", "da"})
+#: "from", "at"; "auf", "bei" (not "von": "ein Plus von 1,40 €"); stoplists/level_words.txt).
+_LEVEL_WORDS = stoplists.load("level_words")
 
 
 def hedged_tolerance(mantissa: Decimal, tolerance: Decimal) -> Decimal:
@@ -63,9 +63,8 @@ def is_hedged(text: str, start: int) -> bool:
 
 
 #: Hedges that bound a value on one side ("more than 2,000,000" is not 1,960,000):
-#: they do not make a round number's trailing zeros insignificant.
-ONE_SIDED = frozenset({"more than", "less than", "over", "under", "upwards of", "just over", "just under",
-                        "just above", "just below", "nearly", "almost"})
+#: they do not make a round number's trailing zeros insignificant (stoplists/one_sided_hedges.txt).
+ONE_SIDED = stoplists.load("one_sided_hedges")
 
 
 @lru_cache(maxsize=1)

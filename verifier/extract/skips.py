@@ -21,12 +21,19 @@ def references() -> re.Pattern[str]:
     words = "|".join(re.escape(w) for w in sorted(stoplists.load("reference_words"), key=len, reverse=True))
     # the number: a standard's "2016-08", or a short reference "606", "7A", "10b-5",
     # "842-10"; never the start of a longer figure ("Note 4.50%", "Part 2.5 million")
-    return re.compile(rf"(?<![\w])(?:{words})[ \t\u00a0]*(?:\d{{4}}-\d{{2,3}}|\d{{1,3}}(?:[A-Za-z]\d*)?(?:[-.]\d+)*)"
-                      rf"(?:\([0-9a-z]{{1,3}}\))*(?![\w%]|[.,]\d|[ \t\u00a0\u202f]*(?i:{_UNIT_WORDS})\b)")
+    return re.compile(
+        rf"""
+        (?<![\w])(?:{words})[ \t\u00a0]*                            # the word: "Note", "ASC", "Item"
+        (?:\d{{4}}-\d{{2,3}}|\d{{1,3}}(?:[A-Za-z]\d*)?(?:[-.]\d+)*)  # "2016-08", "606", "7A", "10b-5"
+        (?:\([0-9a-z]{{1,3}}\))*                                  # "404(b)"
+        (?![\w%]|[.,]\d|[ \t\u00a0\u202f]*(?i:{_UNIT_WORDS})\b)    # not "Note 4.50%", "Part 2 million"
+        """,
+        re.VERBOSE,
+    )
 
 
 #: Words after a number that make it a quantity, not a reference ("Note 25 million").
-_UNIT_WORDS = "million|billion|thousand|trillion|percent|per cent|bn|mn|mm|m|k|b|x"
+_UNIT_WORDS = "million|billion|thousand|trillion|percent|per[ ]cent|bn|mn|mm|m|k|b|x"
 
 
 #: Spans whose digits are not values.

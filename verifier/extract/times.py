@@ -14,8 +14,11 @@ _DATE_TIME_GAP = re.compile(r"[ ,]*(?:at|um|alle|à|a las|,)?[ ]*", re.IGNORECAS
 #: Between a time of day and the date after it: "12:00 on 5 November", "14:45 am 29. Oktober".
 _TIME_DATE_GAP = re.compile(r"[ ,]*(?:on|am|le|il|el|del)?[ ]*", re.IGNORECASE)
 #: A time zone said in brackets for the times around it: "(times ET)", "(ET)", "(all times UTC)".
-_ZONE_NOTE = re.compile(r"\([^()]{0,20}?(?<![\w])([A-Z]{1,4})\)"
-                        r"|(?i:\b(?:all[ ])?(?:times?|zeiten|heures?|orari|horas?)(?:[ ]in)?[ ]+)([A-Z]{1,4})\b")
+_ZONE_NOTE = re.compile(r"""(?x)
+    \([^()]{0,20}?(?<![\w])([A-Z]{1,4})\)                                 # "(ET)", "(times ET)"
+  | (?i:\b(?:all[ ])?(?:times?|zeiten|heures?|orari|horas?)(?:[ ]in)?[ ]+)  # "all times in", "Zeiten"
+    ([A-Z]{1,4})\b                                                        # the zone: "UTC"
+""")
 
 
 def _zone_before(folded: str, start: int, earlier: list[Mention]) -> str | None:

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import regex
 
+from verifier import stoplists
+
 from .haystack import Haystack
 from .memo import PerHaystack
 
 NAME_KEYS = frozenset({"name", "company", "company_name", "companyname", "longname", "shortname",
                        "issuer", "security_name", "display_name"})
-#: Words that do not name a company on their own ("The Coca-Cola Company": coca-cola).
-SUFFIXES = frozenset({"inc", "corp", "corporation", "co", "ltd", "plc", "group", "holdings", "company",
-                      "the", "sa", "ag", "nv", "se", "limited", "class"})
+#: Words that do not name a company on their own ("The Coca-Cola Company": coca-cola;
+#: stoplists/company_suffixes.txt).
+SUFFIXES = stoplists.load("company_suffixes")
 _WORD = regex.compile(r"[\p{L}&'’-]+")
 #: Most names a haystack contributes (a huge screener need not make a huge pattern).
 MAX_NAMES = 2_000

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import regex
 
+from verifier import stoplists
 from verifier.normalizers import NormalizeError, amounts, dates, periods
 
 from .. import yearquarter
@@ -30,8 +31,8 @@ _YEAR_QUARTER = regex.compile(r"^(?:FY)?(\d{4})(?:-Q([1-4]))?(?:-\d\d(?:-\d\d)?)
 #: "FY2019 $'000", "2018 US$ million"), as annual reports print them: the year, then
 #: words that :func:`_is_unit_word` accepts.
 _YEAR_THEN = regex.compile(r"^(?:FY ?)?(\d{4})((?: [^ ]+){0,2})$")
-_SCALE_WORDS = frozenset({"m", "mn", "bn", "k", "'000", "000", "million", "millions", "billion", "billions",
-                          "thousand", "thousands"})
+#: Scale words a year's header may carry after the year (stoplists/header_scale_words.txt).
+_SCALE_WORDS = stoplists.load("header_scale_words")
 #: Marks a year's column header may end with: percentages, and "`", which is how text
 #: extracted from Indian filings renders the rupee sign ("FY 2019 `": the Rupee Foradian
 #: font maps ₹ to the backtick key).

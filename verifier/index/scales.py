@@ -13,6 +13,7 @@ from typing import Any
 
 import regex
 
+from verifier import stoplists
 from verifier.normalizers import numbers
 
 from .percent_words import UNIT_FIELDS
@@ -116,7 +117,8 @@ def _unit_over(title: str, header: str | None) -> bool:
     return bool(subject & named)
 
 
-_UNIT_TITLE_WORDS = frozenset({"in", "thousand", "million", "billion", "amount", "the", "and"})
+#: Words of a unit title that say nothing of what the figures are (stoplists/unit_title_words.txt).
+_UNIT_TITLE_WORDS = stoplists.load("unit_title_words")
 
 
 def table_scale(headers: list[str | None], header_rows: Any) -> Decimal | None:

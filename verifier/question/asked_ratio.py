@@ -53,12 +53,19 @@ _SPLIT = {"of": re.compile(r"\s+(?:to|over|against|versus|vs\.?)\s+", re.IGNOREC
           "between": re.compile(r"\s+and\s+", re.IGNORECASE)}
 
 #: The year of a date right after a side: "... at September 30, 2017".
-_DATED = re.compile(r"\s+(?:in|for|during|at|as\s+of|on)\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?"
-                    r"(?:[a-z]+\.?\s+\d{1,2},?\s+)?((?:19|20)\d\d)\b", re.IGNORECASE)
+_DATED = re.compile(r"""
+    \s+(?:in|for|during|at|as\s+of|on)\s+         # "at", "as of"
+    (?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?   # "the fiscal year", "FY"
+    (?:[a-z]+\.?\s+\d{1,2},?\s+)?                 # a month and its day: "September 30,"
+    ((?:19|20)\d\d)\b                             # the year
+""", re.IGNORECASE | re.VERBOSE)
 
 #: Words that start a side without naming anything: "what is the ratio", "the percentage of".
-_LEAD = re.compile(r"^(?:(?:what|how\s+much)\s+(?:is|was|were|are)\s+)?(?:the\s+)?"
-                   r"(?:(?:proportion|percentage|share|fraction|ratio)\s+of\s+(?:the\s+)?)?", re.IGNORECASE)
+_LEAD = re.compile(r"""
+    ^(?:(?:what|how\s+much)\s+(?:is|was|were|are)\s+)?                      # "what is", "how much was"
+    (?:the\s+)?
+    (?:(?:proportion|percentage|share|fraction|ratio)\s+of\s+(?:the\s+)?)?  # "the percentage of the"
+""", re.IGNORECASE | re.VERBOSE)
 
 #: Between the parts of a side that are added up: "land and leasehold improvements".
 _PARTS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
@@ -69,8 +76,11 @@ _PARTS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 _NOT_A_LEVEL = frozenset({"difference", "percent_change", "mean"})
 #: Words of change that name no operation of their own ("the decline in operating
 #: income as a percentage of revenue").
-_CHANGE = re.compile(r"(?i)\b(?:declin\w*|drop\w*|fall\w*|fell|rise|rises|rising|rose|reduction\w*|"
-                     r"varian\w*|movement\w*)\b")
+_CHANGE = re.compile(r"""(?ix)
+    \b(?:
+        declin\w* | drop\w* | fall\w* | fell | rise | rises | rising | rose  # verbs of a move
+      | reduction\w* | varian\w* | movement\w*                             # nouns of one
+    )\b""")
 
 
 @dataclass(frozen=True, slots=True)

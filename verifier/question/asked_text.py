@@ -204,7 +204,10 @@ def _money_columns(hay: Haystack) -> frozenset[LeafId]:
 
 
 #: A figure that is a change, not a level: "revenue increased by $50 million".
-_CHANGE_BY = re.compile(r"(?i)\b(?:by|increased|decreased|rose|fell|grew|declined|dropped|up|down)\s*$")
+_CHANGE_BY = re.compile(r"""(?ix)
+    \b(?:by|increased|decreased|rose|fell|grew|declined|dropped|up|down)  # "increased by", "up"
+    \s*$                                                                 # just before the figure
+""")
 
 #: More clauses than this to read for a question's years, and the prose is not read for
 #: figures asked by date (50,000 dated paragraphs would take seconds).
@@ -284,10 +287,8 @@ def same_kind(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
     return not ({"money"} == first and {"count"} == second or {"count"} == first and {"money"} == second)
 
 
-#: Words after a bare figure that say nothing of what it counts.
-_CONNECTIVE = frozenset({"and", "or", "for", "in", "to", "from", "of", "at", "as", "by", "on", "with", "during",
-                         "compared", "versus", "vs", "respectively", "which", "that", "was", "were", "is", "are",
-                         "million", "billion", "thousand", "the", "a", "an", "net", "per", "each", "this", "than"})
+#: Words after a bare figure that say nothing of what it counts (stoplists/connective_words.txt).
+_CONNECTIVE = stoplists.load("connective_words")
 
 
 def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[tuple[Decimal, Decimal | None], frozenset[str]]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from verifier import stoplists
+
 from .. import yearquarter
 from ..checks.match import candidate_leaves
 from ..derive.operands import closes_section
@@ -26,13 +28,21 @@ from .question import naming_words, question_periods
 from .tables import Row, dated_header, labelled_tables, named_columns, row_of
 
 #: A question that names the year before its year in words: "2019 to the previous year".
-_YEAR_BEFORE = re.compile(r"(?i)\b(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year\b|"
-                          r"\byear[- ]over[- ]year\b|\byoy\b|\b(?:a|the)\s+year\s+(?:earlier|before|ago)\b|"
-                          r"\byear[- ]ago\b")
-_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_YEAR_BEFORE = re.compile(r"""(?ix)
+    \b(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year\b  # "the previous year", "last fiscal year"
+  | \byear[- ]over[- ]year\b | \byoy\b                         # "year-over-year", "YoY"
+  | \b(?:a|the)\s+year\s+(?:earlier|before|ago)\b              # "a year earlier"
+  | \byear[- ]ago\b                                             # "the year-ago quarter"
+""")
+#: "five" -> 5 (stoplists/number_words.txt).
+_NUMBER_WORDS = {word: int(value) for word, value in stoplists.load_pairs("number_words").items()}
 #: "the five years ended December 31, 2014", "the 3-year period ending 2019": a span
 #: of years back from the year named.
-_SPAN = re.compile(r"(?i)\b(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")[- ]years?(?:[- ]period)?\s+(?:ended|ending)\b")
+_SPAN = re.compile(r"""(?ix)
+    \b(\d{1,2}|""" + "|".join(sorted(_NUMBER_WORDS, key=_NUMBER_WORDS.__getitem__)) + r""")  # "five", "3"
+    [- ]years?(?:[- ]period)?                                    # " years", "-year period"
+    \s+(?:ended|ending)\b                                        # "ended December 31, 2014"
+""")
 
 
 def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haystack, change: bool = True) -> bool:
@@ -52,7 +62,7 @@ def outside_asked_years(question: str, operands: tuple[LeafId, ...], hay: Haysta
     span = _SPAN.search(question)
     if span is not None:
         years = span.group(1).lower()
-        low = min(low, high - (int(years) if years.isdigit() else _NUMBER_WORDS.index(years) + 1))
+        low = min(low, high - (int(years) if years.isdigit() else _NUMBER_WORDS[years]))
     if {"mean", "difference"} <= set(cue_words(question)):
         low -= 1  # "the change between the 2018 and 2019 average": 2018's is 2018's and 2017's
     dated = [p for p in (hay.period_of(leaf) for leaf in operands) if p is not None]
@@ -150,9 +160,11 @@ def refuses_rescue(question: str, mention: Mention, operands: tuple[LeafId, ...]
 
 #: Two periods a question spans rather than lists: "from 2021 to 2023", "2021-2023",
 #: "between 2021 and 2023", "2021 through 2023".
-_SPANNED = re.compile(r"(?i)\bfrom\s+(?:fy\s*'?)?(?:(?:19|20)\d\d|\d\d)\s+(?:to|through|until)\b"
-                      r"|\b(?:fy\s*'?)?(?:19|20)\d\d\s*(?:[-–]|through)\s*(?:fy\s*'?)?(?:19|20)?\d\d\b"
-                      r"|\bbetween\s+(?:fy\s*'?)?(?:(?:19|20)\d\d|\d\d)\s+and\b")
+_SPANNED = re.compile(r"""(?ix)
+    \bfrom\s+(?:fy\s*'?)?(?:(?:19|20)\d\d|\d\d)\s+(?:to|through|until)\b            # "from 2021 to"
+  | \b(?:fy\s*'?)?(?:19|20)\d\d\s*(?:[-–]|through)\s*(?:fy\s*'?)?(?:19|20)?\d\d\b  # "2021-2023", "2021 through 23"
+  | \bbetween\s+(?:fy\s*'?)?(?:(?:19|20)\d\d|\d\d)\s+and\b                          # "between 2021 and"
+""")
 
 
 def other_row(question: str, operands: tuple[LeafId, ...], hay: Haystack, totalled: bool = False) -> bool:

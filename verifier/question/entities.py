@@ -145,9 +145,7 @@ _LISTED = regex.compile(r"(?:\s*(?:,|;|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bw
 
 def _is_verb_like(word: str) -> bool:
     """A question's first word is usually an instruction or a wh-word, not a name."""
-    return word.lower() in {"compare", "show", "give", "list", "summarise", "summarize", "tell", "explain",
-                            "how", "what", "which", "who", "why", "when", "where", "is", "are", "did",
-                            "does", "do", "can", "should", "find", "get", "rank", "describe"}
+    return word.lower() in stoplists.load("question_openers")
 
 
 _WORDS: PerHaystack[frozenset[str]] = PerHaystack("entities.words")

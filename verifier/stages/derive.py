@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from verifier import stoplists
 from verifier.normalizers import tickers
 
 from .. import yearquarter
@@ -127,12 +128,14 @@ def run(state: State) -> None:
 
 #: A question whose answer is a date: "which year", "which of the years", "what was the
 #: year with", "identify the year in which", "when".
-_ASKS_WHEN = re.compile(r"(?i)\b(?:which|what|identify|name)\b[^?.]{0,30}?\b(?:years?|periods?|dates?)\b"
-                        r"|\bwhen\b|\bthe\s+years?\s+(?:in\s+)?(?:which|when|that|with)\b")
-#: Words after which a four-digit number is a year: "in 2017", "since 2017", "to 2017".
-_BEFORE_A_YEAR = frozenset({"in", "since", "from", "to", "until", "till", "by", "of", "during", "through",
-                            "before", "after", "between", "and", "fiscal", "year", "fy", "calendar", "early",
-                            "late", "mid", "end", "beginning"})
+_ASKS_WHEN = re.compile(r"""(?ix)
+    \b(?:which|what|identify|name)\b[^?.]{0,30}?\b(?:years?|periods?|dates?)\b  # "which of the years"
+  | \bwhen\b
+  | \bthe\s+years?\s+(?:in\s+)?(?:which|when|that|with)\b                      # "the year in which"
+""")
+#: Words after which a four-digit number is a year: "in 2017", "since 2017", "to 2017"
+#: (stoplists/year_prepositions.txt).
+_BEFORE_A_YEAR = stoplists.load("year_prepositions")
 
 
 def _year_as_number(state: State, mention: Mention) -> Mention:

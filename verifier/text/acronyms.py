@@ -8,8 +8,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-#: Words an acronym's letters skip ("Property, Plant and Equipment" is PP&E).
-_SKIPPED = frozenset({"and", "of", "the", "for", "to", "in", "on", "a", "an", "&", "und", "der", "des", "de", "et"})
+from verifier import stoplists
+
+#: Words an acronym's letters skip ("Property, Plant and Equipment" is PP&E;
+#: stoplists/acronym_skipped_words.txt).
+_SKIPPED = stoplists.load("acronym_skipped_words")
 _LONG_THEN_SHORT = re.compile(r"((?:[\w&'’-]+[ ,]+){1,8}?)\(\s*([A-Z][A-Za-z&/.]{1,9})\s*\)")
 _SHORT_THEN_LONG = re.compile(r"(?<![\w&])([A-Z][A-Z&/.]{1,9})\s*\(\s*([^()]{3,80})\)")
 _WORD = re.compile(r"[\w'’]+(?:-[\w'’]+)*")
