@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_layout import PACKAGES
+
 ROOT = Path(__file__).resolve().parent.parent
 SERVER_ONLY = ("fastapi", "uvicorn", "sqlalchemy", "prometheus_client", "pydantic_settings", "starlette")
 
@@ -87,10 +89,8 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(wheel):
 
 def _source_packages() -> set[str]:
     """Every package of the source tree, named as installed (``api/routes`` -> ``verifier.api.routes``)."""
-    roots = {"verifier": "verifier", "normalizers": "verifier.normalizers", "stoplists": "verifier.stoplists",
-             "api": "verifier.api"}
     return {".".join((package, *init.parent.relative_to(ROOT / folder).parts))
-            for folder, package in roots.items() for init in (ROOT / folder).rglob("__init__.py")}
+            for folder, package in PACKAGES.items() for init in (ROOT / folder).rglob("__init__.py")}
 
 
 def test_the_wheel_holds_every_package_of_the_source_tree(wheel):
