@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic._internal._utils import smart_deepcopy
 from pydantic_core import PydanticSerializationError
 
 from verifier.normalizers.numbers import CONTEXT
@@ -314,3 +315,43 @@ def json_text(model: BaseModel) -> str:
         return model.model_dump_json()
     except PydanticSerializationError:
         return json.dumps(model.model_dump(mode="json"), ensure_ascii=True, separators=(",", ":"))
+
+
+_M = TypeVar("_M", bound=BaseModel)
+#: Per model class: (name, has a default, default factory or None, default) of each field.
+_FIELDS: dict[type[BaseModel], tuple[tuple[str, bool, Any, Any], ...]] = {}
+_set = object.__setattr__
+
+
+def construct(cls: type[_M], **values: Any) -> _M:
+    """What ``cls.model_construct(**values)`` makes (no validation), made faster.
+
+    Why by hand: pydantic (2.14) runs ``inspect.signature`` on a field's default factory
+    on every ``model_construct`` that leaves the field out (about 220 µs for ``list``),
+    which was 40% of a verify call over a prebuilt haystack, and its per-field loop costs
+    about 20 µs a model. The fields are read once per class; the instance gets the same
+    ``__dict__`` (in field order), fields-set, extra and private state as pydantic's, so
+    nothing serialised or compared changes; a post-init hook (private attributes) runs
+    as pydantic runs it.
+    """
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS.setdefault(cls, tuple(
+            (name, not f.is_required(), f.default_factory, f.default) for name, f in cls.model_fields.items()))
+    data: dict[str, Any] = {}
+    for name, optional, factory, default in fields:
+        if name in values:
+            data[name] = values[name]
+        elif optional:
+            data[name] = factory() if factory is not None else smart_deepcopy(default)
+    model = cls.__new__(cls)
+    _set(model, "__dict__", data)
+    _set(model, "__pydantic_fields_set__", {name for name in values if name in data})
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
+    if cls.__pydantic_post_init__:
+        model.model_post_init(None)
+        private = model.__pydantic_private__
+        if private is not None:
+            private.update((k, v) for k, v in values.items() if k in cls.__private_attributes__)
+    return model

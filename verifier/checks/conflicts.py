@@ -20,7 +20,7 @@ from verifier.normalizers import numbers
 from ..extract import NUMERIC_KINDS, Mention
 from ..index.haystack import Haystack, LeafId
 from ..index.memo import PerHaystack
-from ..models import Item, Note
+from ..models import Item, Note, construct
 from ..text.sentences import Sentence
 from .match import candidate_leaves, leaf_evidence
 
@@ -130,7 +130,7 @@ def check(sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: H
                     field, other = rival
                     disagree[entity] = field
                     mine_tool, other_tool = hay.tool_of(leaf), hay.tool_of(other)
-                    notes.append(Note.model_construct(
+                    notes.append(construct(Note,
                         kind="conflict", flagged=False, start=sentence.start, end=sentence.end,
                         evidence=[leaf_evidence(hay, leaf, "used"), leaf_evidence(hay, other, "conflicting")],
                         message=f"{entity} {field}: the answer's {mention.text} is from {mine_tool.name} "
@@ -142,7 +142,7 @@ def check(sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: H
                 continue  # one source holds every value: nothing was merged
             if len(tools) > 1 and (entity in disagree or _any_disagreement(hay, entity, tools)):
                 names = " and ".join(sorted(hay.tools[t].name for t in tools))
-                notes.append(Note.model_construct(
+                notes.append(construct(Note,
                     kind="merged_sources", flagged=False, start=sentence.start, end=sentence.end, evidence=[],
                     message=f"the sentence combines {entity}'s figures from {names}, which disagree "
                     f"on {disagree.get(entity) or 'some fields'}: the combined record exists in neither"))

@@ -13,7 +13,7 @@ import bisect
 
 from ..extract import NUMERIC_KINDS, Mention
 from ..index.haystack import Haystack, LeafId
-from ..models import SUPPORTED_STATUSES, Item, Note, SentenceCheck
+from ..models import SUPPORTED_STATUSES, Item, Note, SentenceCheck, construct
 from ..policy import Policy
 from ..text.sentences import (
     MIN_SOURCE_WORDS,
@@ -52,17 +52,17 @@ def ground(sentences: list[Sentence], matched: list[tuple[Mention, Item]], hay: 
         share = overlap(words, known)
         low = bool(cited) and prose >= MIN_SOURCE_WORDS and share is not None and share < policy.min_overlap
         if missing:
-            notes.append(Note.model_construct(
+            notes.append(construct(Note,
                 kind="unknown_citation", flagged=True, start=sentence.start, end=sentence.end, evidence=[],
                 message=f"cites {_markers(missing)}, which {'is' if len(missing) == 1 else 'are'} not among "
                 f"the {len(hay.tools)} tool result{'s' if len(hay.tools) != 1 else ''}"))
         if low:
-            notes.append(Note.model_construct(
+            notes.append(construct(Note,
                 kind="low_overlap", flagged=True, start=sentence.start, end=sentence.end, evidence=[],
                 message=f"only {share:.0%} of the sentence's words are in its cited source "
                 f"({', '.join(s.label for s in cited)}); below {policy.min_overlap:.0%}: it may add "
                 "or change what the source says"))
-        checks.append(SentenceCheck.model_construct(
+        checks.append(construct(SentenceCheck,
             start=sentence.start, end=sentence.end, citations=list(sentence.citations),
             sources=[s.label for s in cited], overlap=None if share is None else round(share, 4),
             flagged=bool(missing) or low))

@@ -22,7 +22,7 @@ from ..extract import NUMERIC_KINDS, Mention, NumForm
 from ..index.haystack import Haystack, LeafId, NumRef
 from ..index.memo import PerHaystack
 from ..index.percent_words import BASIS, FRACTION, POINTS
-from ..models import Evidence, Item, Kind, Status
+from ..models import Evidence, Item, Kind, Status, construct
 from ..policy import Policy
 from .clock import time_hits
 from .rounding import unhedged
@@ -79,7 +79,7 @@ def _ticker_refs(mention: Mention, hay: Haystack) -> list[LeafId]:
 
 def _item(mention: Mention, status: Status, reason: str, evidence: list[Evidence] | None = None,
           total: int = 0, flagged: bool | None = None, expression: str | None = None) -> Item:
-    return Item.model_construct(
+    return construct(Item,
         kind=cast(Kind, mention.kind), text=mention.text, start=mention.start, end=mention.end,
         value=mention.value, unit=mention.unit, hedged=mention.hedged, status=status,
         flagged=status in ("drift", "unsupported", "invalid") if flagged is None else flagged,
@@ -168,7 +168,7 @@ def _evidence(hay: Haystack, leaf: LeafId, how: str, value: str | None = None) -
     tool = hay.tool_of(leaf)
     if leaf in hay.key_leaves:
         how = "object key"  # the path leads to the value stored under this key
-    return Evidence.model_construct(
+    return construct(Evidence,
         tool=tool.name, tool_index=tool.index, tool_id=tool.id, path=hay.path(leaf),
         raw=hay.leaves[leaf].raw, how=how, value=value,
     )
@@ -325,7 +325,7 @@ def _count(mention: Mention, hay: Haystack, policy: Policy) -> Item | None:
         return None
     nodes = hay.counts[mention.integer]
     ev = [
-        Evidence.model_construct(
+        construct(Evidence,
             tool=hay.tools[t].name, tool_index=t, tool_id=hay.tools[t].id,
             path=hay.path_of_node(n), raw=f"{mention.integer} elements", how="count",
         )

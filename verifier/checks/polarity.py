@@ -35,7 +35,7 @@ from ..deadline import check as check_deadline
 from ..extract import Mention
 from ..index.haystack import Haystack, LeafId
 from ..index.memo import PerHaystack
-from ..models import SUPPORTED_STATUSES, Item, Note, NoteKind
+from ..models import SUPPORTED_STATUSES, Item, Note, NoteKind, construct
 from ..text.sentences import WORD as _WORD
 from ..text.sentences import Sentence, content_words, key_stems, stem
 from ..text.splitter import clause_spans, clause_tail, sentence_bounds
@@ -398,7 +398,7 @@ def _profit_loss(before_text: str, mention: Mention, item: Item, hay: Haystack) 
 
 def _note(kind: NoteKind, sentence: Sentence, hay: Haystack, leaf: LeafId, how: str, message: str) -> Note:
     """A flagged note on ``sentence`` with ``leaf`` as its evidence."""
-    return Note.model_construct(kind=kind, flagged=True, start=sentence.start, end=sentence.end,
+    return construct(Note, kind=kind, flagged=True, start=sentence.start, end=sentence.end,
                                 evidence=[leaf_evidence(hay, leaf, how)], message=message)
 
 

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..models import SUPPORTED_STATUSES, Action, Badge, Confidence, Highlight, Item, Note, Warnings
+from ..models import (
+    SUPPORTED_STATUSES,
+    Action,
+    Badge,
+    Confidence,
+    Highlight,
+    Item,
+    Note,
+    Warnings,
+    construct,
+)
 from ..policy import Policy
 
 _LABELS = {"high": "Verified", "medium": "Partly verified", "low": "Unverified"}
@@ -66,11 +76,11 @@ def warnings_of(items: list[Item], confidence: Confidence, notes: list[Note] | N
     notes = notes or []
     flagged = [item for item in items if item.flagged]
     highlights = [
-        Highlight.model_construct(start=i.start, end=i.end, text=i.text, kind=i.kind,
+        construct(Highlight, start=i.start, end=i.end, text=i.text, kind=i.kind,
                                   status=i.status, reason=i.reason)
         for i in flagged
     ]
-    badge = Badge.model_construct(level=confidence, label=_LABELS[confidence])
+    badge = construct(Badge, level=confidence, label=_LABELS[confidence])
     raised = [n for n in notes if n.flagged]
     message = _message(items, flagged, confidence, but=bool(raised))
     if raised:
@@ -79,7 +89,7 @@ def warnings_of(items: list[Item], confidence: Confidence, notes: list[Note] | N
     if warned:
         message += " Note: " + "; ".join(n.message for n in warned) + "."
     hint = _retry_hint(flagged, raised) if flagged or raised else None
-    return Warnings.model_construct(badge=badge, message=message, highlights=highlights, retry_hint=hint)
+    return construct(Warnings, badge=badge, message=message, highlights=highlights, retry_hint=hint)
 
 
 def _message(items: list[Item], flagged: list[Item], confidence: str, but: bool = False) -> str:

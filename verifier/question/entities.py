@@ -26,7 +26,7 @@ from ..extract import NUMERIC_KINDS, Mention
 from ..index.haystack import Haystack
 from ..index.memo import PerHaystack
 from ..index.names import names as name_map
-from ..models import SUPPORTED_STATUSES, Item, Note
+from ..models import SUPPORTED_STATUSES, Item, Note, construct
 from ..text import acronyms
 from ..text.months import MONTH_NAMES
 from .question import Question
@@ -82,7 +82,7 @@ def check(question: Question, answer: str, matched: list[tuple[Mention, Item]], 
                 "this value was filled in, not retrieved"})
         out.append((mention, item))
     named = {id(e) for _, e in mentions}
-    notes = [Note.model_construct(
+    notes = [construct(Note,
         kind="incomplete", flagged=False, start=None, end=None, evidence=[],
         message=f"the question asks about {e.label}, and the tool data covers it, but the answer does not mention it")
         for e in asked if e.in_data and id(e) not in named]

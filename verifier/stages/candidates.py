@@ -32,7 +32,7 @@ from ..extract import NUMERIC_KINDS, Mention
 from ..index.haystack import Haystack, LeafId
 from ..index.memo import PerHaystack
 from ..index.percent_words import BASIS, FRACTION, POINTS
-from ..models import SUPPORTED_STATUSES, Candidate, Item, Scope, decimal_text
+from ..models import SUPPORTED_STATUSES, Candidate, Item, Scope, construct, decimal_text
 from ..normalizers.numbers import CONTEXT
 from ..state import State
 
@@ -329,7 +329,7 @@ def run(state: State) -> None:
 def _candidate(hay: Haystack, hit: _Found, value: Decimal, scope: Scope) -> Candidate:
     tool = hay.tool_of(hit.leaf)
     difference = CONTEXT.divide(abs(hit.value) - value, value).quantize(_PLACES, context=CONTEXT)
-    return Candidate.model_construct(
+    return construct(Candidate,
         tool=tool.name, tool_index=tool.index, path=hay.path(hit.leaf), raw=hay.leaves[hit.leaf].raw,
         value=decimal_text(hit.value), difference=decimal_text(difference), scope=scope)
 

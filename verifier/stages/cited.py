@@ -39,7 +39,7 @@ from verifier.deadline import check as check_deadline
 from ..checks.attribute import sentence_starts
 from ..extract import NUMERIC_KINDS, Mention, extractor
 from ..index.haystack import Haystack
-from ..models import SUPPORTED_STATUSES, Item, Kind
+from ..models import SUPPORTED_STATUSES, Item, Kind, construct
 from ..normalizers import amounts
 from ..normalizers.numbers import CONTEXT
 from ..state import State
@@ -240,7 +240,7 @@ def _question_figures(state: State) -> list[tuple[Mention, Item]]:
         return []
     figures = [m for m in extractor(state.locale).extract(state.question)
                if m.kind in NUMERIC_KINDS and m.num_forms and not m.descriptor]
-    return [(m, Item.model_construct(kind=cast(Kind, m.kind), text=m.text, start=m.start, end=m.end, value=m.value,
+    return [(m, construct(Item, kind=cast(Kind, m.kind), text=m.text, start=m.start, end=m.end, value=m.value,
                                      status="stated", flagged=False, reason="the question states it", evidence=[]))
             for m in figures[:_MAX_OPERANDS]]  # offsets into the question: operands only, never reported
 

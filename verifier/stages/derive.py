@@ -24,7 +24,7 @@ from ..derive.plan import asked_cues
 from ..extract import NUMERIC_KINDS, Mention, extractor
 from ..index import prose_periods
 from ..index.haystack import Haystack
-from ..models import Item, Suggestion
+from ..models import Item, Suggestion, construct
 from ..question import cells
 from ..question.asked_ratio import ratio_sides
 from ..state import State
@@ -115,7 +115,7 @@ def run(state: State) -> None:
                 # figures of running text: their paths alone do not say which figures
                 prose = f" (from {found.worked})" if found.worked and any(
                     hay.is_string(leaf) and leaf in hay.text_values for leaf in found.operands) else ""
-                state.suggestions.append(Suggestion.model_construct(
+                state.suggestions.append(construct(Suggestion,
                     tool=tool.name, field=name, expression=found.expression, op=found.op,
                     text=f"add field {name} = {found.expression} to tool {tool.name}{prose}",
                 ))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._version import VERSION
 from ..checks import score as scoring
-from ..models import SUPPORTED_STATUSES, Confidence, Judgement, Report
+from ..models import SUPPORTED_STATUSES, Confidence, Judgement, Report, construct
 from ..state import State
 
 REQUIRES = frozenset({"matched", "question", "judgements", "notes", "suggestions", "sentence_checks", "locale",
@@ -58,7 +58,7 @@ def run(state: State) -> None:
                 "Some sentences in your previous answer are not supported by the tool results:\n"
                 f"{lines}\nRewrite them using only what the tool results state, or leave them out.")
         warnings = warnings.model_copy(update={"message": f"{warnings.message} {note}", "retry_hint": hint})
-    state.report = Report.model_construct(
+    state.report = construct(Report,
         confidence=confidence,
         score=round(score, 4),
         action=scoring.action_of(confidence, score, policy),

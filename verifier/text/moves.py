@@ -12,7 +12,7 @@ from decimal import Decimal
 from verifier import stoplists
 
 from ..extract import NUMERIC_KINDS, Mention
-from ..models import Note
+from ..models import Note, construct
 from .sentences import Sentence
 
 #: Between the two ends: "to A from B" or "from B to A".
@@ -55,7 +55,7 @@ def check(answer: str, sentences: list[Sentence], mentions: list[Mention]) -> li
         if went == 0 or (went > 0) == (verb == "up"):
             continue
         said = "up" if verb == "up" else "down"
-        notes.append(Note.model_construct(
+        notes.append(construct(Note,
             kind="direction", flagged=True, start=sentence.start, end=sentence.end, evidence=[],
             message=f"the sentence says the value went {said}, but {new.text} (the new value) is "
                     f"{'below' if went < 0 else 'above'} {old.text} (the old one)"))
