@@ -43,6 +43,11 @@ def names(hay: Haystack) -> dict[str, str]:
 
 def name_mentions(hay: Haystack, text: str) -> list[tuple[int, str]]:
     """(offset, ticker) where ``text`` names a company of the data by its name, in order."""
+    if hay not in _PATTERNS and text.isascii() and _none_inside(names(hay), text.lower()):
+        # Compiling the haystack's name pattern costs about 2 ms; most texts name no company
+        # of the data, and for ASCII text and names a case-insensitive match implies a
+        # lower-case substring, so no substring means no match.
+        return []
     if hay not in _PATTERNS:
         words = sorted(names(hay), key=len, reverse=True)
         _PATTERNS.setdefault(hay, regex.compile(
@@ -53,3 +58,8 @@ def name_mentions(hay: Haystack, text: str) -> list[tuple[int, str]]:
         return []
     table = names(hay)
     return [(m.start(), table[m.group().lower()]) for m in pattern.finditer(text)]
+
+
+def _none_inside(table: dict[str, str], lowered: str) -> bool:
+    """Whether no name of ``table`` (all ASCII) occurs anywhere in ``lowered``."""
+    return all(word.isascii() and word not in lowered for word in table)
