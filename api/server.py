@@ -19,6 +19,7 @@ import logging
 import os
 import sys
 import tempfile
+import time
 from typing import Any
 
 import uvicorn
@@ -101,13 +102,36 @@ class _HeaderDeadline:
         super().connection_lost(exc)  # type: ignore[misc]
 
 
+class _RateLimitedLog:
+    """One INFO line per ``interval`` seconds for the header-timeout 408s, the others at
+    DEBUG and counted into the next INFO line: a slow-headers flood (a thousand idle
+    connections) must not flood the log too, while each 408's request id stays findable
+    at DEBUG. Called on the event loop's thread only."""
+
+    def __init__(self, interval: float = 1.0):
+        self.interval, self._last, self._held = interval, float("-inf"), 0
+
+    def log(self, message: str, rid: str) -> None:
+        now = time.monotonic()
+        if now - self._last < self.interval:
+            self._held += 1
+            _log.debug("%s: answered 408 (request %s)", message, rid)
+            return
+        more = f"; {self._held} more since the last such line (at DEBUG)" if self._held else ""
+        _log.info("%s: answered 408 (request %s)%s", message, rid, more)
+        self._last, self._held = now, 0
+
+
+_TIMEOUT_LOG = _RateLimitedLog()
+
+
 def _timeout_response(seconds: float) -> bytes:
     """The 408 for headers that came too late, with a fresh X-Request-ID like every other
     answer (the client's own, if it sent one, is in the headers that never arrived whole);
     logged with that id, so a client's report of it can be found."""
     rid = request_id.new_id()
     message = f"the request line and headers did not arrive within {seconds:g} s"
-    _log.info("%s: answered 408 (request %s)", message, rid)
+    _TIMEOUT_LOG.log(message, rid)
     body = json.dumps({"error": "timeout", "message": message, "field": "headers", "errors": []}).encode()
     return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
             b"content-length: %d\r\nx-request-id: %s\r\nconnection: close\r\n\r\n%s"

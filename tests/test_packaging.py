@@ -108,3 +108,22 @@ def test_verify_works_from_the_installed_wheel(wheel, tmp_path):
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=False, capture_output=True, text=True,
                           timeout=120, env={**os.environ, "PYTHONPATH": str(tmp_path)}, cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_the_service_answers_from_the_installed_wheel(wheel, tmp_path):
+    """The wheel alone holds the service too: its app is made and answers a verify request
+    (the API's packages, static files and OpenAPI schema all come from the wheel)."""
+    pytest.importorskip("fastapi")
+    wheel.extractall(tmp_path)
+    code = ("import sys, verifier.api.app as a; assert a.__file__.startswith(sys.argv[1]), a.__file__\n"
+            "from fastapi.testclient import TestClient\n"
+            "from verifier.api.settings import Settings\n"
+            "with TestClient(a.create_app(Settings(audit_url=''))) as c:\n"
+            "    assert c.get('/healthz').status_code == 200\n"
+            "    r = c.post('/v1/verify', json={'answer': 'AAPL trades at $142.30.', 'tool_results': [{'name': 'q', "
+            "'output': {'symbol': 'AAPL', 'price': 142.3}}]})\n"
+            "    assert r.status_code == 200 and r.json()['confidence'] == 'high', r.text\n"
+            "    assert c.get('/openapi.json').status_code == 200\nprint('ok')")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=False, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(tmp_path)}, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 import time
 
@@ -134,4 +135,10 @@ def test_a_client_that_hangs_up_mid_body_is_logged_as_gone_not_as_a_failure(base
     assert not [r for r in ours if r.levelno >= logging.ERROR], [r.getMessage() for r in ours]
     gone = [r for r in ours if "hung up" in r.getMessage()]
     assert gone and gone[0].levelno == logging.INFO and "10 of" in gone[0].getMessage(), [r.getMessage() for r in ours]
+    assert re.search(r"\(request [0-9a-f-]{8,}\)", gone[0].getMessage()), gone[0].getMessage()  # traceable
+    # counted as the 499 proxies log for a client that hung up, not as a 5xx
+    metrics = httpx.get(f"{base}/metrics").text
+    assert re.search(r'verifier_request_duration_seconds_count\{[^}]*status="499"[^}]*\} [1-9]', metrics), \
+        [line for line in metrics.splitlines() if "duration_seconds_count" in line]
+    assert not re.search(r'verifier_request_duration_seconds_count\{[^}]*status="5\d\d"', metrics)
     assert httpx.post(f"{base}/v1/verify", json=BODY).status_code == 200

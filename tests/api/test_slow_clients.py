@@ -9,6 +9,7 @@ A graceful stop does not wait for a client still sending its body.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import selectors
 import socket
@@ -163,3 +164,23 @@ def test_a_graceful_stop_does_not_wait_for_a_body_still_coming(http):
         answer, _ = _until_closed(sock, 5)
     assert took < 2, f"the stop waited {took:.1f} s for a body still coming"
     assert b" 200 " not in answer
+
+
+def test_a_burst_of_header_timeouts_logs_one_info_line_and_counts_the_rest(base, caplog):
+    caplog.set_level(logging.DEBUG, logger="verifier.api")
+    socks = [_connect(base) for _ in range(10)]  # ten clients that never finish their headers
+    for s in socks:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHo")
+    for s in socks:
+        _is_408(_until_closed(s, HEADER_TIMEOUT + 3)[0])
+        s.close()
+    lines = [r for r in caplog.records if "answered 408" in r.getMessage()]
+    info = [r for r in lines if r.levelno == logging.INFO]
+    assert len(lines) == 10, [r.getMessage() for r in lines]  # every 408 is logged, with its id
+    assert len(info) <= 2, [r.getMessage() for r in info]  # the burst lasts about a second
+    time.sleep(1.1)  # the next one after the interval is at INFO and says how many were held back
+    with _connect(base) as late:
+        late.sendall(b"GET /healthz HTTP/1.1\r\nHo")
+        _is_408(_until_closed(late, HEADER_TIMEOUT + 3)[0])
+    last = [r for r in caplog.records if "answered 408" in r.getMessage()][-1]
+    assert last.levelno == logging.INFO and re.search(r"; \d+ more since the last such line", last.getMessage())
