@@ -127,6 +127,34 @@ def _source_sentences(hay: Haystack) -> tuple[list[_SourceSentence], dict[str, l
     return cached
 
 
+_NEGATES: PerHaystack[bool] = PerHaystack("polarity.negates")
+
+
+def _data_negates(hay: Haystack) -> bool:
+    """Whether any string of the data may hold a negation cue: a cue word or a word
+    ending in "n't", matched at looser boundaries than :func:`scopes` tokenises (so it
+    finds every cue token it would), so False proves no source sentence has a scope. One scan of the text instead of
+    building every source sentence for answers that negate nothing."""
+    found = _NEGATES.get(hay)
+    if found is None:
+        found = _NEGATES.setdefault(hay, any(
+            _cue_inside(entry.raw) for leaf, entry in enumerate(hay.leaves)
+            if hay.is_string(leaf) and entry.raw.count(" ") >= 3))
+    return found
+
+
+@lru_cache(maxsize=1)
+def _cue_pattern() -> regex.Pattern[str]:
+    words = sorted((w for w, role in _roles().items() if role == "not"), key=len, reverse=True)
+    # a cue is a whole token of :data:`_TOKEN`: no letter or apostrophe after it; no letter
+    # before it (an apostrophe before it may still start the token, so it is allowed)
+    return regex.compile(r"(?:(?<!\p{L})(?:" + "|".join(regex.escape(w) for w in words) + r")|n't)(?!['\p{L}])")
+
+
+def _cue_inside(text: str) -> bool:
+    return _cue_pattern().search(text.lower().replace("’", "'")) is not None
+
+
 def _clause_texts(text: str) -> Iterator[str]:
     """The clauses of every sentence of ``text``, sentence by sentence (a string of
     100,000 sentences is stopped at the deadline, not read whole first)."""
@@ -172,6 +200,9 @@ def _text_negation(sentence: Sentence, hay: Haystack) -> Note | None:
         mine = set(content_words(clause))
         if len(mine) < MIN_SHARED:
             continue
+        own = scopes(clause)
+        if not own and not _data_negates(hay):
+            continue  # no negation on either side: none can be dropped or added
         sources, index = _source_sentences(hay)  # built on first need, once per haystack
         counts: Counter[int] = Counter()
         for word in mine:  # an inverted index: only source sentences sharing a word are scored
@@ -183,7 +214,6 @@ def _text_negation(sentence: Sentence, hay: Haystack) -> Note | None:
                 best, best_share = sources[at], share
         if best is None or best_share < SAME_CLAIM:
             continue
-        own = scopes(clause)
         dropped = any(scope & mine and not any(scope & o for o in own) for scope in best.scopes)
         added = any(scope & best.stems and not any(scope & s for s in best.scopes) for scope in own)
         if dropped or added:
