@@ -27,7 +27,7 @@ print(json.dumps({"import": after_import, "end": sorted(sys.modules),
 
 #: Modules the plain verify path never needs.
 _NOT_LOADED = ("asyncio", "httpx", "verifier.aio", "verifier.judge.client", "verifier.api",
-               "verifier.api.service", "babel.units")
+               "verifier.api.service", "babel.units", "stdnum", "ssl")
 
 
 def _fresh(step: str) -> dict[str, list[str]]:
@@ -75,3 +75,28 @@ def test_an_unknown_name_is_still_an_attribute_error():
     for module in (verifier, verifier.judge):
         with pytest.raises(AttributeError):
             module.no_such_name  # noqa: B018
+
+
+_THREADS_DUMP = """
+import json
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+import verifier
+from verifier.models import DEFER_BUILD, Report, json_text
+assert Report.__pydantic_complete__ is not DEFER_BUILD  # deferred: nothing built yet
+ex = resources.files("verifier").joinpath("examples")
+report = verifier.verify(ex.joinpath("screen_answer.txt").read_text(),
+                         json.loads(ex.joinpath("screen_tools.json").read_text()), judge=False)
+with ThreadPoolExecutor(8) as pool:  # eight first dumps at once, racing the deferred build
+    texts = set(pool.map(lambda _: json_text(report), range(8)))
+assert len(texts) == 1
+print(json.dumps({"same": Report.model_validate_json(texts.pop()) == report}))
+"""
+
+
+def test_deferred_report_models_dump_the_same_from_racing_threads():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERIFIER_JUDGE_")}
+    done = subprocess.run([sys.executable, "-c", _THREADS_DUMP], capture_output=True, text=True,
+                          timeout=120, check=False, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"same": True}
