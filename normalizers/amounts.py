@@ -7,7 +7,8 @@ aside, not a negative: in prose that is what they nearly always are; a bare
 ``(1,234)`` stays an accounting negative (see :mod:`normalizers.numbers`).
 
 Symbols and codes come from Babel's CLDR data (every currency Babel lists, with its
-symbol in a set of locales that covers the usual markets), not a hand-typed table.
+symbol in a set of locales that covers the usual markets), not a hand-typed table; that
+part is computed at build time into ``currency_symbols.json`` (:mod:`.currency_data`).
 
 >>> a = parse("$2.1bn")
 >>> a.number.value, a.currencies[0]
@@ -23,43 +24,23 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from importlib import resources
 
-from . import numbers
+from . import currency_data, numbers
 from ._errors import NormalizeError, require_text
 from ._text import WORD_END, WORD_START, fold
+from .currency_data import data_lines
 
 KIND = "amount"
-
-#: Locales whose currency symbols are collected. Local symbols differ ("$" is USD in
-#: en_US, CA$ elsewhere), so several markets are read.
-SYMBOL_LOCALES = (
-    "en_US", "en_GB", "en_CA", "en_AU", "en_IN", "en_HK", "en_SG", "de_DE", "de_CH",
-    "fr_FR", "fr_CH", "ja_JP", "zh_CN", "ko_KR", "pt_BR", "es_MX", "sv_SE", "nb_NO",
-)
-
-#: Symbols that are also ordinary words or letters, too risky to read as money.
-_AMBIGUOUS_SYMBOLS = frozenset({"R", "K", "L", "S", "G", "P", "E", "F", "T", "Q", "B", "C"})
-
 
 @lru_cache(maxsize=1)
 def symbol_table() -> dict[str, tuple[str, ...]]:
     """Currency symbol or code -> ISO codes it may stand for (``$`` -> USD, CAD, ...)."""
-    from babel.numbers import get_currency_name, get_currency_symbol, list_currencies
-
     table: dict[str, set[str]] = defaultdict(set)
-    for code in list_currencies():
-        table[code].add(code)
-        for loc in SYMBOL_LOCALES:
-            symbol = get_currency_symbol(code, locale=loc)
-            # letters-only symbols ("kr", "UM") are words too often; codes cover them
-            if symbol != code and not symbol.isalpha() and symbol not in _AMBIGUOUS_SYMBOLS:
-                table[symbol].add(code)
-        name = get_currency_name(code, count=2, locale="en").lower()
-        for word in CURRENCY_WORDS:
-            if name.endswith(word):
-                table[word].add(code)
-    for word, codes in _data_lines("currency_words.txt"):
+    # Babel's codes, symbols and currency-name endings, computed at build time
+    # (see currency_data: reading them from Babel cost the first call ~0.2 s)
+    for symbol, codes in currency_data.shipped().items():
+        table[symbol].update(codes)
+    for word, codes in data_lines("currency_words.txt"):
         table[word].update(codes)
     for unit in minor_units().values():
         for word in (*unit.words, *unit.attached):
@@ -67,17 +48,6 @@ def symbol_table() -> dict[str, tuple[str, ...]]:
     # "$" is ambiguous but in an answer without other context it means US dollars first.
     ordered = {sym: tuple(sorted(codes, key=lambda c: (c != "USD", c))) for sym, codes in table.items()}
     return ordered
-
-
-def _data_lines(name: str) -> list[tuple[str, list[str]]]:
-    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-    return [(parts[0], parts[1:]) for parts in (line.split() for line in text.splitlines())
-            if parts and not parts[0].startswith("#")]
-
-
-#: Currency words people write out ("500 dollars"); their codes are read from Babel's
-#: display names, so the list (currency_endings.txt) is the words, not the mapping.
-CURRENCY_WORDS = tuple(word for word, _ in _data_lines("currency_endings.txt"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +66,7 @@ class MinorUnit:
 def minor_units() -> dict[str, MinorUnit]:
     """Sub-unit code -> :class:`MinorUnit`, from ``minor_units.txt``."""
     out = {}
-    for code, (major, *rest) in _data_lines("minor_units.txt"):
+    for code, (major, *rest) in data_lines("minor_units.txt"):
         attached = tuple(t.removesuffix("=attached") for t in rest if t.endswith("=attached"))
         aliases = tuple(t for t in rest if len(t) == 3 and t.isupper())
         words = tuple(t for t in rest if not t.endswith("=attached") and t not in aliases)

@@ -15,23 +15,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-import stdnum.cusip
-import stdnum.isin
-import stdnum.lei
-from stdnum.gb import sedol
+from functools import cache
+from types import ModuleType
 
 from ._errors import NormalizeError, require_text
 from ._text import fold
 
 KIND = "code"
 
-_CHECKERS = {
-    "isin": stdnum.isin,
-    "cusip": stdnum.cusip,
-    "sedol": sedol,
-    "lei": stdnum.lei,
-}
+
+
+@cache
+def _checkers() -> dict[str, ModuleType]:
+    """python-stdnum's module of each scheme, imported on the first code-shaped text:
+    ``stdnum.util`` imports ssl, pydoc and more (~30 ms), which ``import verifier`` and
+    answers without a code never need (issue 21)."""
+    import stdnum.cusip
+    import stdnum.isin
+    import stdnum.lei
+    from stdnum.gb import sedol
+
+    return {"isin": stdnum.isin, "cusip": stdnum.cusip, "sedol": sedol, "lei": stdnum.lei}
 
 #: Shapes, most specific first. CUSIP and SEDOL shapes are common in ordinary text
 #: (any 9 or 7 alphanumerics), so the extractor accepts them only when the check digit
@@ -43,7 +47,12 @@ PATTERN = r"""(?<![\w])(?:
   | (?P<cd_sedol>(?=[0-9A-Z]*[0-9])[0-9BCDFGHJKLMNPQRSTVWXYZ]{6}[0-9])
 )(?![\w])"""
 
-_FULL = re.compile(rf"\s*{PATTERN}\s*", re.VERBOSE)
+
+@cache
+def _full() -> re.Pattern[str]:
+    # compiled on the first parse: the extractor embeds PATTERN and never needs this one,
+    # so ``import verifier`` does not pay for it (issue 21)
+    return re.compile(rf"\s*{PATTERN}\s*", re.VERBOSE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,13 +78,13 @@ def from_groups(raw: str, g: dict[str, str | None]) -> ParsedCode:
     scheme = scheme_of(g)
     code = g["cd_" + scheme]
     assert code is not None
-    return ParsedCode(raw, scheme, code, bool(_CHECKERS[scheme].is_valid(code)))
+    return ParsedCode(raw, scheme, code, bool(_checkers()[scheme].is_valid(code)))
 
 
 def parse(text: str, locale: str = "en_US") -> ParsedCode:
     """Read ``text`` as a security code of any scheme; ``valid`` tells the check digit."""
     text = require_text(KIND, text, max_len=64)
-    m = _FULL.fullmatch(fold(text).upper().replace(" ", ""))
+    m = _full().fullmatch(fold(text).upper().replace(" ", ""))
     if m is None:
         raise NormalizeError(KIND, text, "not an ISIN, CUSIP, SEDOL or LEI")
     return from_groups(text, m.groupdict())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from ._errors import NormalizeError, require_text
 from ._text import fold
@@ -36,7 +37,12 @@ PATTERN = rf"""(?<![\w])(?:
   | fiscal[ ](?:year[ ])?(?P<fy2>\d{{4}})
 )(?![\w])"""
 
-_FULL = re.compile(rf"\s*{PATTERN}\s*", re.VERBOSE | re.IGNORECASE)
+
+@cache
+def _full() -> re.Pattern[str]:
+    # compiled on the first parse: the extractor embeds PATTERN and never needs this one,
+    # so ``import verifier`` does not pay for it (issue 21)
+    return re.compile(rf"\s*{PATTERN}\s*", re.VERBOSE | re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +88,7 @@ def from_groups(raw: str, g: dict[str, str | None]) -> ParsedPeriod:
 def parse(text: str, locale: str = "en_US") -> ParsedPeriod:
     """Read ``text`` as a reporting period (``locale`` is accepted for a uniform API)."""
     text = require_text(KIND, text)
-    m = _FULL.fullmatch(fold(text))
+    m = _full().fullmatch(fold(text))
     if m is None:
         raise NormalizeError(KIND, text, "not a quarter, half or fiscal year")
     return from_groups(text, m.groupdict())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from ._errors import NormalizeError, require_text
 
@@ -30,7 +31,12 @@ PATTERN = r"""(?<![\w+\-−/])(?:
   | (?P<rt_moodys>Aaa|Aa[123]|A[123]|Baa[123]|Ba[123]|B[123]|Caa[123]|Ca)
 )(?![\w+\-−])"""
 
-_FULL = re.compile(rf"\s*{PATTERN}\s*", re.VERBOSE)
+
+@cache
+def _full() -> re.Pattern[str]:
+    # compiled on the first parse: the extractor embeds PATTERN and never needs this one,
+    # so ``import verifier`` does not pay for it (issue 21)
+    return re.compile(rf"\s*{PATTERN}\s*", re.VERBOSE)
 _FOLD = str.maketrans({"−": "-", "–": "-"})
 
 
@@ -52,7 +58,7 @@ def grade_of(text: str) -> str:
 def parse(text: str, locale: str = "en_US") -> ParsedRating:
     """Read ``text`` as one credit rating; :class:`NormalizeError` if it is not one."""
     text = require_text(KIND, text)
-    m = _FULL.fullmatch(text)
+    m = _full().fullmatch(text)
     if m is None:
         raise NormalizeError(KIND, text, "not a credit rating")
     scale = "moodys" if m.group("rt_moodys") else "letter"
@@ -63,7 +69,7 @@ def is_valid(text: object, locale: str = "en_US") -> bool:
     """Whether :func:`parse` would read ``text``; never raises."""
     if not isinstance(text, str) or len(text) > 32:
         return False
-    return _FULL.fullmatch(text) is not None
+    return _full().fullmatch(text) is not None
 
 
 def canonical_forms(value: ParsedRating) -> tuple[str, ...]:

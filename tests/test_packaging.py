@@ -78,7 +78,8 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(wheel):
     top = {n.split("/")[0] for n in names}
     assert {t for t in top if not t.endswith(".dist-info")} == {"verifier"}
     for path in ("verifier/py.typed", "verifier/normalizers/scale_words.txt", "verifier/stoplists/hedges.txt",
-                 "verifier/api/static/index.html", "verifier/api/routes/verify.py", "verifier/examples/screen_tools.json"):
+                 "verifier/api/static/index.html", "verifier/api/routes/verify.py", "verifier/examples/screen_tools.json",
+                 "verifier/normalizers/currency_symbols.json"):
         assert path in names, path
     meta = wheel.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert "License-Expression: MIT" in meta or "License: MIT" in meta

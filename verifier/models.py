@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal, TypeVar
 
+from pydantic import VERSION as PYDANTIC_VERSION
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from pydantic._internal._utils import smart_deepcopy
 from pydantic_core import PydanticSerializationError
@@ -36,7 +37,15 @@ SUPPORTED_STATUSES: frozenset[str] = frozenset({"exact", "normalized", "rounded"
 FLAGGED_STATUSES: frozenset[str] = frozenset(
     {"drift", "unsupported", "invalid", "misattributed", "stale", "gap_fill", "wrong_arithmetic"})
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
+#: ``defer_build``: pydantic builds a model's validator and serializer on its first
+#: validation or dump instead of at class creation, which halved this module's import
+#: (issue 21). verify() builds reports with :func:`construct`, which needs neither, so a
+#: caller reading attributes never pays it; the first dump of a report pays ~15 ms once.
+#: Only from pydantic 2.14, whose deferred build is thread-safe (pydantic#13438); before
+#: it, two threads of the service dumping a first report at once could race.
+DEFER_BUILD = tuple(int(part) for part in PYDANTIC_VERSION.split(".")[:2]) >= (2, 14)
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid", defer_build=DEFER_BUILD)
 
 
 class Evidence(BaseModel):

@@ -9,15 +9,23 @@ chat-completions endpoint, with its own evidence checked before it is believed.
 - :mod:`.env`: the client the ``VERIFIER_JUDGE_*`` variables configure;
 - :mod:`.sentence`: one sentence judged, every fault a ``not_judged`` verdict.
 
-The public names are importable from here (``from verifier.judge import OpenAIJudge``)."""
+The public names are importable from here (``from verifier.judge import OpenAIJudge``).
+:class:`OpenAIJudge` is loaded on first access (module ``__getattr__``): its module imports
+asyncio, which ``import verifier`` and the plain verify path never need (issue 21)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from .breaker import CircuitBreaker
-from .client import OpenAIJudge
 from .env import judge_from_env
 from .evidence import JudgeEvidence, evidence_for, quote_in_data
 from .prompt import build_messages, parse_reply
 from .protocol import Judge, JudgeError, JudgeReply, JudgeUnavailable, JudgeUnparseable
 from .sentence import ajudge_sentence, judge_sentence
+
+if TYPE_CHECKING:
+    from .client import OpenAIJudge
 
 __all__ = [
     "CircuitBreaker",
@@ -36,3 +44,16 @@ __all__ = [
     "parse_reply",
     "quote_in_data",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "OpenAIJudge":
+        from .client import OpenAIJudge
+
+        globals()["OpenAIJudge"] = OpenAIJudge  # later lookups skip this hook
+        return OpenAIJudge
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -14,7 +14,6 @@ import os
 import threading
 from collections.abc import Mapping
 
-from .client import OpenAIJudge
 from .protocol import Judge, JudgeReply, JudgeUnavailable
 
 _FROM_ENV: dict[tuple[str, str, str, str], Judge] = {}
@@ -55,6 +54,10 @@ def judge_from_env(environ: Mapping[str, str] | None = None) -> Judge | None:
                 _FROM_ENV[key] = _Misconfigured(
                     f"VERIFIER_JUDGE_TIMEOUT must be a positive number of seconds, got {key[3]!r}")
                 return _FROM_ENV[key]
+            # The HTTP client (and asyncio with it) is imported only when a judge is
+            # configured: the plain verify path never needs it (issue 21).
+            from .client import OpenAIJudge
+
             try:
                 _FROM_ENV[key] = OpenAIJudge(url, key[1], api_key=key[2] or None, timeout=timeout,
                                              budget=max(2 * timeout, timeout + 1))

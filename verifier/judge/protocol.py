@@ -19,6 +19,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from ..models import DEFER_BUILD
+
 Trigger = Literal["high_stakes", "flagged", "sampled"]
 
 
@@ -37,7 +39,9 @@ class JudgeUnparseable(JudgeError):
 class JudgeReply(BaseModel):
     """The verdict object the judge is asked for (extra keys are ignored)."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    # built on the first reply parsed (answers checked without a judge never need it),
+    # where pydantic's deferred build is thread-safe (see verifier.models.DEFER_BUILD)
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=DEFER_BUILD)
 
     verdict: Literal["supported", "unsupported", "partial"]
     quote: str = ""

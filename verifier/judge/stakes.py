@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from verifier import stoplists
 
@@ -55,43 +55,46 @@ class _Rule:
 
 
 # Standard ``re`` patterns: several times faster than ``regex`` on these, and the
-# judge must cost nothing on answers that do not need it.
-_RULES: tuple[_Rule, ...] = (
-    _Rule("recommendation", re.compile(r"""(?imx)
+# judge must cost nothing on answers that do not need it. Compiled on the first answer
+# judged (~7 ms): without a judge they are never used (issue 21).
+@cache
+def _rules() -> tuple[_Rule, ...]:
+    return (
+        _Rule("recommendation", re.compile(r"""(?imx)
         (?:^|[.!?:;])[ \t]*(?:[-*•][ \t]*)?              # start of a sentence or list item
         (?P<hit>buy|sell|short|hold(?!\s+on\b)|accumulate|trim|dump|load\s+up\s+on)\b
           (?!-|\s+(?:side|back|orders?|signals?|interest|sellers?|squeeze|positions?|ratio|term)\b)
                                                       # nouns: "sell-side", "buy orders", "Short interest"
     """), (_ACTIONS,)),
-    _Rule("recommendation", re.compile(r"""(?ix)
+        _Rule("recommendation", re.compile(r"""(?ix)
         (?:\b(?:I|we)'d|\b(?:should|must|ought\s+to|would|could|might\s+want\s+to|may\s+want\s+to|consider|recommend))
         \s+(?:\w+\s+)?                                # "should probably buy"
         (?:buy|sell|short|hold|trim|add\s+to|accumulate|exit|
            buying|selling|shorting|holding|trimming|accumulating|exiting)\b
     """), (_ACTIONS, _MODALS)),
-    _Rule("recommendation", re.compile(rf"""(?ix)
+        _Rule("recommendation", re.compile(rf"""(?ix)
         \brat(?:ed|es|e|ing)\s+(?:\w+\s+)?(?:an?\s+|as\s+(?:an?\s+)?)?{_RATING}\b  # rated Buy, rate CRWD a buy
       | \b(?:upgrade|downgrade|move|cut|raise|lift|lower)[sd]?\s+(?:\S+\s+){{0,3}}?to\s+(?:an?\s+)?{_RATING}\b
     """), (("buy", "sell", "hold", "accumulate", "reduce"), ("rat", "grade", "move", "cut", "raise", "lift", "lower"))),
-    _Rule("recommendation", re.compile(rf"""(?ix)
+        _Rule("recommendation", re.compile(rf"""(?ix)
         \b(?:an?|our|the|its|one)\s+{_RATING}\b(?!\s+(?:order|orders|side|signal|signals)\b)  # "a hold"
     """), (("buy", "sell", "hold", "accumulate", "reduce"),)),
-    _Rule("recommendation", re.compile(r"""(?x)
+        _Rule("recommendation", re.compile(r"""(?x)
         (?<=[\w,;:)%]\s)(?<!Best\s)                    # mid-sentence, not the retailer
         (?:Strong\s+)?(?:Buy|Sell|Hold)\b                # a rating in capitals
     """), (("Buy", "Sell", "Hold"),)),
-    _Rule("price_target", re.compile(r"""(?x)
+        _Rule("price_target", re.compile(r"""(?x)
         \b(?:PT|TP)\s+(?:of\s+)?[$€£¥]?\s?\d                  # "PT of $210", "TP 180"
       | (?i:\btarget\s+(?:of\s+)?[$€£¥]\s?\d)                 # "a target of $210"
     """), (("PT", "TP", "target"),)),
-    _Rule("pnl", re.compile(r"""(?ix)
+        _Rule("pnl", re.compile(r"""(?ix)
         \byou(?:'ve|\s+have|\s+would\s+have|'d\s+have)?\s+(?:made|lost|gained|earned|doubled|tripled)\b
     """), (("you",), ("made", "lost", "gained", "earned", "doubled", "tripled"))),
-    _Rule("pnl", re.compile(r"""(?ix)
+        _Rule("pnl", re.compile(r"""(?ix)
         \b(?:portfolio|position|positions|holdings|account)\s+(?:is|was|are|were|has|have)\s+
           (?:up|down|gained|lost|returned|outperformed|underperformed)\b
     """), (("portfolio", "position", "holdings", "account"),)),
-)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +207,7 @@ def find_stakes(text: str, extra: tuple[str, ...] = ()) -> list[Stake]:
                else compiled.any_case.finditer(text))
     found = [Stake(compiled.category(m.group()), text[m.start():m.end()], m.start(), m.end())
              for m in matches]
-    for rule in _RULES:
+    for rule in _rules():
         found += [Stake(rule.category, text[a:b], a, b) for a, b in rule.finditer(text, lowered)]
     return sorted(set(found), key=lambda s: (s.start, s.end, s.category))
 
