@@ -38,7 +38,7 @@ def symbol_table() -> dict[str, tuple[str, ...]]:
     table: dict[str, set[str]] = defaultdict(set)
     # Babel's codes, symbols and currency-name endings, computed at build time
     # (see currency_data: reading them from Babel cost the first call ~0.2 s)
-    for symbol, codes in currency_data.shipped().items():
+    for symbol, codes in currency_data.table().items():
         table[symbol].update(codes)
     for word, codes in data_lines("currency_words.txt"):
         table[word].update(codes)

@@ -4,8 +4,11 @@ Reading it from Babel means loading the CLDR data of 18 locales and about 5,500
 ``get_currency_symbol`` calls (each one a ``Locale.parse``): about 0.2 s, which the first
 ``verify()`` of every process paid (issue 21). The result depends only on the installed
 Babel and on the constants below, so it is written once to ``currency_symbols.json`` and
-read from there (a few ms); ``tests/normalizers/test_currency_data.py`` recomputes it from
-the installed Babel and fails when the shipped file is stale. Regenerate with::
+read from there (a few ms). The file names the Babel version it was written from; under
+any other installed version :func:`table` computes the table from that Babel instead, so
+an upgrade costs the 0.2 s again but never a stale symbol.
+``tests/normalizers/test_currency_data.py`` recomputes it from the installed Babel and
+fails when the shipped file is stale for that version. Regenerate with::
 
     python -m verifier.normalizers.currency_data --write
 """
@@ -62,24 +65,48 @@ XX"""
     return {symbol: sorted(codes) for symbol, codes in table.items()}
 
 
+def _file() -> dict[str, object]:
+    text = resources.files(__package__).joinpath(FILE).read_text(encoding="utf-8")
+    data: dict[str, object] = json.loads(text)
+    return data
+
+
 def shipped() -> dict[str, list[str]]:
     """The table :func:`from_babel` gave when ``currency_symbols.json`` was written."""
-    text = resources.files(__package__).joinpath(FILE).read_text(encoding="utf-8")
-    table: dict[str, list[str]] = json.loads(text)
-    return table
+    symbols = _file()["symbols"]
+    assert isinstance(symbols, dict)
+    return symbols
 
 
-def dumps(table: dict[str, list[str]]) -> str:
+def shipped_babel() -> str:
+    """The Babel version the shipped table was written from."""
+    return str(_file()["babel"])
+
+
+def installed_babel() -> str:
+    import babel
+
+    return str(babel.__version__)
+
+
+def table() -> dict[str, list[str]]:
+    """The shipped table when the installed Babel is the one it was written from, else
+    the table computed from the installed Babel."""
+    return shipped() if shipped_babel() == installed_babel() else from_babel()
+
+
+def dumps(table: dict[str, list[str]], babel_version: str) -> str:
     """The file's text: one symbol a line, so a Babel update shows as a readable diff."""
-    lines = [f"  {json.dumps(symbol, ensure_ascii=False)}: {json.dumps(codes)}"
+    lines = [f"    {json.dumps(symbol, ensure_ascii=False)}: {json.dumps(codes)}"
              for symbol, codes in table.items()]
-    return "{\n" + ",\n".join(lines) + "\n}\n"
+    return ('{\n  "babel": ' + json.dumps(babel_version) + ',\n  "symbols": {\n' + ",\n".join(lines)
+            + "\n  }\n}\n")
 
 
 def main(argv: list[str]) -> int:
     """``--write``: regenerate the shipped file from the installed Babel; otherwise say
     whether it is current (exit 1 when stale)."""
-    text = dumps(from_babel())
+    text = dumps(from_babel(), installed_babel())
     target = resources.files(__package__).joinpath(FILE)
     if "--write" in argv:
         with resources.as_file(target) as path:
