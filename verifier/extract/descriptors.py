@@ -25,6 +25,8 @@ from functools import lru_cache
 from verifier import stoplists
 from verifier.normalizers import WORD_END, WORD_START, numbers
 
+from .lookback import dollar_end, run_start
+
 #: CLDR duration units read for their words.
 _UNITS = ("duration-year", "duration-month", "duration-week", "duration-day", "duration-hour",
           "duration-minute")
@@ -98,6 +100,20 @@ _WORDS_BEFORE = re.compile(r"[^\W\d_]+")
 _AFTER_A_CHANGE = re.compile(r"\d[%‰]?[ \u00a0\u202f]?(?:%|bp|pts?)?[ \u00a0]+(?:in|en)[ \u00a0]+$")
 
 
+def _after_a_change(text: str, end: int) -> bool:
+    """Whether :data:`_AFTER_A_CHANGE` ends at ``end``, searched over a few characters
+    only (searched from 0, each window re-read the page before it). A match ending at
+    ``end`` ends with the whole run of spaces there (an "n" stands before it), then
+    "in"/"en", then the whole run of spaces before that (or all but a separator that
+    is one of them), then at most six characters ("5% pts"): it starts at or after
+    ``pos``."""
+    gap = run_start(text, run_start(text, dollar_end(text, end), _SPACES) - 2, _SPACES)
+    return _AFTER_A_CHANGE.search(text, max(0, gap - 6), end) is not None
+
+
+_SPACES = " \u00a0"
+
+
 #: An instrument's acronym right before it: a tenor ("BTP 10 anni", "UST 10 years"), not
 #: a claimed duration ("for 66 years"; a capitalised word is not enough: German nouns).
 _AFTER_A_NAME = re.compile(r"\b[A-Z]{2,5}[ \u00a0]+$")
@@ -115,7 +131,7 @@ def spans(text: str, locale: str) -> list[tuple[int, int]]:
             words = _WORDS_BEFORE.findall(text[max(0, m.start() - 30):m.start()].lower())[-2:]
             if words[-1:] == ["the"]:
                 words = words[:-1]
-            if (not words or words[-1] not in before_words) and not _AFTER_A_CHANGE.search(text, 0, m.start()) \
+            if (not words or words[-1] not in before_words) and not _after_a_change(text, m.start()) \
                     and not _AFTER_A_NAME.search(text, max(0, m.start() - 40), m.start()):
                 continue
         out.append(m.span())
