@@ -59,6 +59,13 @@ def duration_words(locale: str) -> frozenset[str]:
 _WHOLE = rf"{WORD_START}(?<!\d[.,])"
 
 
+#: What every descriptor starts with: a digit (the constants are figures), "T+", "top",
+#: "multipl"/"divid", or a line's start (a list number). Tried first at each position,
+#: it spares the dozen alternatives below at the others (~4x faster on prose); the
+#: matches are the same (checked on every string of the fixtures, evalsets and corpora).
+_GUARD = r"(?=\d|T\+|(?i:top|multipl|divid)|(?m:^))"
+
+
 @lru_cache(maxsize=32)
 def pattern(locale: str) -> re.Pattern[str]:
     """The compiled pattern of every descriptor span in ``locale``."""
@@ -68,7 +75,7 @@ def pattern(locale: str) -> re.Pattern[str]:
     short_words = "|".join(re.escape(w) for w in words if len(w) == 1 or not w.isascii())
     constants = "|".join(re.escape(c) for c in sorted(stoplists.load("arithmetic_constants"), key=len, reverse=True))
     return re.compile(
-        rf"""
+        _GUARD + rf"""(?:
           {_WHOLE}\d{{1,3}}[-\u2010\u2011][ ]?(?:{long_words}){WORD_END}    # 14-day, 10-year, 10-jährige
         | {_WHOLE}\d{{1,3}}(?:{short_words}|{long_words}){WORD_END}       # 24h, 10y, 10年, 3months
         | {_WHOLE}\d{{1,3}}[ \u00a0\u202f](?:{after}){WORD_END}             # in 7 Tagen
@@ -84,7 +91,7 @@ def pattern(locale: str) -> re.Pattern[str]:
         | (?<=[*×/÷])(?:{constants}){WORD_END}(?![.,]?\d)                    # *100
         | {_WHOLE}(?<![\d.,])(?:{constants})(?=[ ]?[*×÷/][ ]?[\d$€£(])       # 365 * (...
         | (?i:\b(?:multipl|divid)\w*[ ](?:[^\W\d][\w-]*[ ]){{0,6}}?by[ ])(?:{constants}){WORD_END}(?![.,]?\d)  # "multiplying by 100"
-        """,
+        )""",
         re.VERBOSE,
     )
 
