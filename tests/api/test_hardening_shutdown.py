@@ -30,8 +30,11 @@ from verifier.api.audit import verifications
 from tests._server import SERVE, Load, serving
 
 QUOTE = [{"name": "get_quote", "output": {"symbol": "NVDA", "price": 131.24, "change_pct": 1.87}}]
-#: 100,000 characters of ISINs: verification outruns the budget (a 503 at 5 s)
-HEAVY = json.dumps({"answer": ("US0378331005 " * 8000)[:100_000], "tool_results": QUOTE}).encode()
+#: 100,000 characters of ISINs against two filing pages of 800,000 characters of figures:
+#: seconds of verification, past the 2-s graceful stop (reading long text is linear since
+#: issue 21, so the ISINs alone, once quadratic, now take about a second)
+PAGE = {"name": "filing_page", "output": {"text": "Revenue was $1,234.5 million in fiscal 2019, up 3.2%. " * 15_000}}
+HEAVY = json.dumps({"answer": ("US0378331005 " * 8000)[:100_000], "tool_results": [*QUOTE, PAGE, PAGE]}).encode()
 STOP_WITHIN_S = 5.0
 
 

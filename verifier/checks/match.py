@@ -215,7 +215,7 @@ def _match_keyed(mention: Mention, hay: Haystack, policy: Policy, refs: list[Lea
             return _item(mention, status, f"{mention.invalid}; not found in the tool data")
         return _item(mention, "unsupported", _NOT_FOUND[what])
     written = mention.digits or mention.text
-    exact = [r for r in refs if hay.leaves[r].raw.strip() in (mention.text, written)]
+    exact = [r for r in refs if _strips_to(hay.leaves[r].raw, (mention.text, written))]
     if mention.kind == "quote":
         inner = mention.text[1:-1]
         exact = [r for r in refs if inner in hay.leaves[r].raw]
@@ -402,8 +402,7 @@ def _supported(mention: Mention, hay: Haystack, policy: Policy,
     def is_exact(form: NumForm, ref: NumRef, flipped: bool) -> bool:
         if flipped:
             return False
-        raw = hay.leaves[ref.leaf].raw.strip()
-        return raw == mention.text or (
+        return _strips_to(hay.leaves[ref.leaf].raw, (mention.text,)) or (
             ref.digits == mention.digits and form.how in _EXACT_FORMS and ref.how in _EXACT_REFS
         )
 
@@ -448,3 +447,15 @@ def _nearest(mention: Mention, hay: Haystack) -> tuple[NumRef, bool] | None:
     if best is None:
         return None
     return best[1], best[2]
+
+
+def _strips_to(raw: str, texts: tuple[str, ...]) -> bool:
+    """``raw.strip() in texts``, without copying a page of prose for each of its
+    figures: only the spaces at its ends are stepped over (``str.isspace``, what
+    ``strip`` strips) and the text between compared."""
+    start, end = 0, len(raw)
+    while start < end and raw[start].isspace():
+        start += 1
+    while end > start and raw[end - 1].isspace():
+        end -= 1
+    return any(end - start == len(text) and raw.startswith(text, start) for text in texts)

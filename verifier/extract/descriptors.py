@@ -25,6 +25,8 @@ from functools import lru_cache
 from verifier import stoplists
 from verifier.normalizers import WORD_END, WORD_START, numbers
 
+from .lookback import dollar_end, run_start
+
 #: CLDR duration units read for their words.
 _UNITS = ("duration-year", "duration-month", "duration-week", "duration-day", "duration-hour",
           "duration-minute")
@@ -57,6 +59,13 @@ def duration_words(locale: str) -> frozenset[str]:
 _WHOLE = rf"{WORD_START}(?<!\d[.,])"
 
 
+#: What every descriptor starts with: a digit (the constants are figures), "T+", "top",
+#: "multipl"/"divid", or a line's start (a list number). Tried first at each position,
+#: it spares the dozen alternatives below at the others (~4x faster on prose); the
+#: matches are the same (checked on every string of the fixtures, evalsets and corpora).
+_GUARD = r"(?=\d|T\+|(?i:top|multipl|divid)|(?m:^))"
+
+
 @lru_cache(maxsize=32)
 def pattern(locale: str) -> re.Pattern[str]:
     """The compiled pattern of every descriptor span in ``locale``."""
@@ -66,7 +75,7 @@ def pattern(locale: str) -> re.Pattern[str]:
     short_words = "|".join(re.escape(w) for w in words if len(w) == 1 or not w.isascii())
     constants = "|".join(re.escape(c) for c in sorted(stoplists.load("arithmetic_constants"), key=len, reverse=True))
     return re.compile(
-        rf"""
+        _GUARD + rf"""(?:
           {_WHOLE}\d{{1,3}}[-\u2010\u2011][ ]?(?:{long_words}){WORD_END}    # 14-day, 10-year, 10-jährige
         | {_WHOLE}\d{{1,3}}(?:{short_words}|{long_words}){WORD_END}       # 24h, 10y, 10年, 3months
         | {_WHOLE}\d{{1,3}}[ \u00a0\u202f](?:{after}){WORD_END}             # in 7 Tagen
@@ -82,7 +91,7 @@ def pattern(locale: str) -> re.Pattern[str]:
         | (?<=[*×/÷])(?:{constants}){WORD_END}(?![.,]?\d)                    # *100
         | {_WHOLE}(?<![\d.,])(?:{constants})(?=[ ]?[*×÷/][ ]?[\d$€£(])       # 365 * (...
         | (?i:\b(?:multipl|divid)\w*[ ](?:[^\W\d][\w-]*[ ]){{0,6}}?by[ ])(?:{constants}){WORD_END}(?![.,]?\d)  # "multiplying by 100"
-        """,
+        )""",
         re.VERBOSE,
     )
 
@@ -96,6 +105,20 @@ _WORDS_BEFORE = re.compile(r"[^\W\d_]+")
 #: "in" right after a figure: the window of a change ("down 1.6% in 24 hours", "+3 % en 2 ans"),
 #: not a claimed duration ("matures in 7 years").
 _AFTER_A_CHANGE = re.compile(r"\d[%‰]?[ \u00a0\u202f]?(?:%|bp|pts?)?[ \u00a0]+(?:in|en)[ \u00a0]+$")
+
+
+def _after_a_change(text: str, end: int) -> bool:
+    """Whether :data:`_AFTER_A_CHANGE` ends at ``end``, searched over a few characters
+    only (searched from 0, each window re-read the page before it). A match ending at
+    ``end`` ends with the whole run of spaces there (an "n" stands before it), then
+    "in"/"en", then the whole run of spaces before that (or all but a separator that
+    is one of them), then at most six characters ("5% pts"): it starts at or after
+    ``pos``."""
+    gap = run_start(text, run_start(text, dollar_end(text, end), _SPACES) - 2, _SPACES)
+    return _AFTER_A_CHANGE.search(text, max(0, gap - 6), end) is not None
+
+
+_SPACES = " \u00a0"
 
 
 #: An instrument's acronym right before it: a tenor ("BTP 10 anni", "UST 10 years"), not
@@ -115,7 +138,7 @@ def spans(text: str, locale: str) -> list[tuple[int, int]]:
             words = _WORDS_BEFORE.findall(text[max(0, m.start() - 30):m.start()].lower())[-2:]
             if words[-1:] == ["the"]:
                 words = words[:-1]
-            if (not words or words[-1] not in before_words) and not _AFTER_A_CHANGE.search(text, 0, m.start()) \
+            if (not words or words[-1] not in before_words) and not _after_a_change(text, m.start()) \
                     and not _AFTER_A_NAME.search(text, max(0, m.start() - 40), m.start()):
                 continue
         out.append(m.span())

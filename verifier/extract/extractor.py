@@ -8,6 +8,7 @@ phrases are read on their own and may overlap other mentions."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
@@ -36,6 +37,7 @@ from ..models import decimal_text
 from ..text import acronyms
 from . import descriptors
 from .hedges import ONE_SIDED, direction_of, hedge_before, hedged_tolerance
+from .lookback import run_start
 from .mention import Mention, NumForm, claim, is_claimed
 from .ratings import rating_mentions
 from .skips import LABEL_MARKERS, SKIP, data_skip, references
@@ -52,6 +54,11 @@ _DASHES = "-"
 #: The last character of a figure: a digit or a percent sign (not a letter: "Δ-0.52%").
 _FIGURE_END = re.compile(r"[\d%‰]")
 _LEFTOVER = re.compile(r"(?<![\w])[+\-]?\d(?:\d|[.,'’ \u00a0\u202f](?=\d))*(?![\w])")
+
+#: Texts this long or longer have their mentions kept (:meth:`Extractor.extract`); the
+#: last :data:`LONG_KEPT` of them.
+LONG_TEXT = 4096
+LONG_KEPT = 4
 
 
 class Extractor:
@@ -81,6 +88,8 @@ class Extractor:
         self._times = re.compile(times.pattern(), re.VERBOSE)
         self._codes = re.compile(codes.PATTERN, re.VERBOSE)
         self._quotes = re.compile(quotes.PATTERN, re.VERBOSE)
+        self._long: dict[tuple[str, bool, bool, bool, bool], list[Mention]] = {}
+        self._long_lock = threading.Lock()
         phrases = sorted(stoplists.not_value_phrases(), key=len, reverse=True)
         self._not_values = re.compile(
             r"(?<![\w])(?:" + "|".join(re.escape(p) for p in phrases) + r")(?![\w])"
@@ -90,6 +99,26 @@ class Extractor:
 
     def extract(self, text: str, *, years: bool = True, quoted: bool = True,
                 data: bool = False, label: bool = False) -> list[Mention]:
+        """Every mention in ``text``, in order of position (see :meth:`_extract`). A long
+        text (a filing page) is read once: the walk indexes it and later stages ask for
+        its mentions again, so the last few long texts' mentions are kept (mentions are
+        frozen; each caller gets its own list)."""
+        if len(text) < LONG_TEXT:
+            return self._extract(text, years, quoted, data, label)
+        key = (text, years, quoted, data, label)
+        with self._long_lock:
+            found = self._long.pop(key, None)
+            if found is not None:
+                self._long[key] = found  # the most recent last
+        if found is None:
+            found = self._extract(text, years, quoted, data, label)
+            with self._long_lock:
+                self._long[key] = found
+                while len(self._long) > LONG_KEPT:
+                    del self._long[next(iter(self._long))]
+        return list(found)
+
+    def _extract(self, text: str, years: bool, quoted: bool, data: bool, label: bool) -> list[Mention]:
         """Every mention in ``text``, in order of position.
 
         ``data=True`` reads a string from tool data: citation markers, list numbers and
@@ -159,7 +188,11 @@ class Extractor:
             if is_claimed(claimed, m.start(), m.end()):
                 continue
             code = codes.from_groups(text[m.start():m.end()], m.groupdict())
-            named = _CODE_NAMES.search(folded, 0, m.start()) is not None
+            # the name ends where the run of spaces, colons and "#" before the code
+            # begins (it ends in a letter; "$" before a final line break ends the same
+            # run), so the five characters before the run hold all of it
+            named = _CODE_NAMES.search(folded, max(0, run_start(folded, m.start(), ":#", spaces=True) - 5),
+                                       m.start()) is not None
             if not named and not code.valid and "|" in text:  # a cell under "| CUSIP |" is named too
                 headers = headers or Headers(text)
                 named = _CODE_NAMES.search(headers.at(m.start()) or "") is not None

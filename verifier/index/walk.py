@@ -23,6 +23,7 @@ The walk is iterative (no recursion limit). Its public attributes are what it fo
 from __future__ import annotations
 
 import datetime as dt
+import gc
 from collections import defaultdict
 from collections.abc import Callable
 from decimal import Decimal
@@ -101,8 +102,18 @@ class Walk:
         self.percent_leaves: set[LeafId] = set()
         self._mentions_cache: dict[tuple[str, bool], list[Any]] = {}
         self._plain: list[tuple[Decimal, NumRef]] = []  # the tool being read's numbers as written
-        for tool in tools:
-            self._walk(tool)
+        # The walk only allocates (leaves, refs, index lists: no garbage cycles), yet
+        # each generation-2 collection traverses every object built so far, which made
+        # the cost per leaf grow with the leaves; collection is paused for the walk and
+        # left as the caller had it (never switched on if it was off).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for tool in tools:
+                self._walk(tool)
+        finally:
+            if collecting:
+                gc.enable()
         self._mentions_cache = {}
 
     def _walk(self, tool: Tool) -> None:
@@ -293,8 +304,9 @@ class Walk:
                 mentions = self._extractor.extract(value, quoted=False, data=True, label=label)
                 if len(value) <= 64 and len(self._mentions_cache) < 100_000:
                     self._mentions_cache[(value, label)] = mentions  # repeated cells read once
+            whole = Whole(value)
             for mention in (m for m in mentions if not m.descriptor):  # "10-year": no value of the data
-                self._index_mention(leaf, mention, key, scale, whole=_is_whole(mention.text, value))
+                self._index_mention(leaf, mention, key, scale, whole=whole(mention.text))
         elif _UPPER.search(value) is not None:  # no digits: only tickers can be in it
             for symbol in self._extractor.ticker_symbols(value):
                 self._add_ticker(leaf, symbol)
@@ -401,10 +413,25 @@ def _may_name_something(key: str) -> bool:
     return _UPPER_OR_DIGIT.match(key) is not None
 
 
-def _is_whole(mention: str, value: str) -> bool:
-    """Whether a value read from a string is all the string says (``"$  1,452.4"``,
-    ``" 44.1 "``), so it is that cell's own number."""
-    return len(mention) == len(value.strip()) or "".join(mention.split()) == "".join(value.split())
+class Whole:
+    """Whether a value read from ``value`` is all the string says (``"$  1,452.4"``,
+    ``" 44.1 "``), so it is that cell's own number: its text, spaces aside, is the
+    string's. The string's measures are taken once here, not per figure: re-joining a
+    page of prose for each of its thousand figures made indexing it quadratic."""
+
+    __slots__ = ("_length", "_squeezed", "_value")
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+        self._length = len(value.strip())
+        self._squeezed: str | None = None  # the string without its spaces, made when first asked
+
+    def __call__(self, mention: str) -> bool:
+        if len(mention) == self._length:
+            return True
+        if self._squeezed is None:
+            self._squeezed = "".join(self._value.split())
+        return "".join(mention.split()) == self._squeezed
 
 
 @lru_cache(maxsize=8192)

@@ -287,6 +287,8 @@ def same_kind(hay: Haystack, group: Group, idx: tuple[int, ...]) -> bool:
     return not ({"money"} == first and {"count"} == second or {"count"} == first and {"money"} == second)
 
 
+_SPACE_RUN = re.compile(r"\s*")
+
 #: Words after a bare figure that say nothing of what it counts (stoplists/connective_words.txt).
 _CONNECTIVE = stoplists.load("connective_words")
 
@@ -300,7 +302,10 @@ def _figure_kinds(hay: Haystack, leaf: LeafId) -> dict[tuple[Decimal, Decimal | 
     kinds: dict[tuple[Decimal, Decimal | None], set[str]] = defaultdict(set)
     for m in hay.extractor.extract(text, quoted=False, data=True):
         if m.num_forms and m.kind in ("amount", "number"):
-            after = WORD.match(text[m.end:].lstrip())
+            # the word after it, past spaces (not text[m.end:].lstrip(): a copy of the
+            # rest of the page per figure); \s is str.isspace, WORD looks at nothing before
+            spaces = _SPACE_RUN.match(text, m.end)  # always matches (maybe empty)
+            after = WORD.match(text, spaces.end() if spaces else m.end)
             kind = "money" if m.kind == "amount" else (
                 "count" if after and after.group().lower() not in _CONNECTIVE and not after.group().isdigit()
                 else "bare")

@@ -17,6 +17,7 @@ questions; each way is one pattern with its options, not a copy per caller:
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 
@@ -113,9 +114,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 def sentence_around(text: str, start: int, end: int) -> str:
     """The sentence holding ``text[start:end]``."""
-    starts = sentence_starts(text)
-    left = max(s for s in starts if s <= start)
-    right = min((s for s in starts if s >= end), default=len(text))
+    starts = _sentence_starts(text)  # ascending, 0 first: bisected, not scanned per figure
+    left = starts[bisect.bisect_right(starts, start) - 1]
+    after = bisect.bisect_left(starts, end)
+    right = starts[after] if after < len(starts) else len(text)
     return text[left:right]
 
 
