@@ -102,8 +102,9 @@ def derivation_of(hay: Haystack, group: Group, op: str, idx: tuple[int, ...], t:
     worked = _expression(op, [_figure(group.values[i]) for i in order], percent) if len(order) <= 6 else ""
     if worked and group.scale != 1 and op not in ("percent_change", "ratio", "share"):
         worked = f"{worked} (x {format(group.scale.normalize(), 'f')})"  # "14.0 + 10.0 (x 1000000000)"
-    if op in ("total", "mean", "share") and group.kind == "column" and len(set(idx)) == len(group.values):
-        whole = _column_path(hay, leaves[-1])  # every record of the array: one wildcard path
+    whole = _column_path(hay, leaves[-1]) if (
+        op in ("total", "mean", "share") and group.kind == "column" and len(set(idx)) == len(group.values)) else None
+    if whole is not None:  # every record of the array: one wildcard path
         paths = ([paths[0]] if op == "share" else []) + [whole]
         worked = ""  # the wildcard is over every record, not only the figures used
     return Derivation(op, leaves, _expression(op, paths, percent), group.kind, t.value,
@@ -116,13 +117,16 @@ def _figure(value: Decimal) -> str:
     return f"({text})" if value < 0 else text
 
 
-def _column_path(hay: Haystack, leaf: LeafId) -> str:
-    """``$.results[3].change_pct`` -> ``$.results[*].change_pct`` (jsonpath-ng reads it)."""
+def _column_path(hay: Haystack, leaf: LeafId) -> str | None:
+    """``$.results[3].change_pct`` -> ``$.results[*].change_pct`` (jsonpath-ng reads it);
+    None when the leaf's record is no element of an array (a column of same-keyed objects
+    under keys, ``{"price": {"t": 1}, "symbol": {"t": 1}}``): its paths stay one by one."""
     node = hay.leaves[leaf].node
     record = hay.parent(node)
     segment = hay.segment(record)
+    if not isinstance(segment, int):
+        return None
     exact = hay.path_of_node(record)
-    assert isinstance(segment, int)
     head = exact[: exact.rfind(f"[{segment}]")]
     return head + "[*]" + hay.path(leaf)[len(exact):]
 
