@@ -8,6 +8,7 @@ description. Values are JSON-safe: numbers the verifier computed are decimal str
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 from decimal import Decimal
@@ -15,7 +16,6 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import VERSION as PYDANTIC_VERSION
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
-from pydantic._internal._utils import smart_deepcopy
 from pydantic_core import PydanticSerializationError
 
 from verifier.normalizers.numbers import CONTEXT
@@ -352,7 +352,7 @@ def construct(cls: type[_M], **values: Any) -> _M:
         if name in values:
             data[name] = values[name]
         elif optional:
-            data[name] = factory() if factory is not None else smart_deepcopy(default)
+            data[name] = factory() if factory is not None else copy.deepcopy(default)  # as pydantic copies a default (same object if immutable)
     model = cls.__new__(cls)
     _set(model, "__dict__", data)
     _set(model, "__pydantic_fields_set__", {name for name in values if name in data})

@@ -133,8 +133,9 @@ _NEGATES: PerHaystack[bool] = PerHaystack("polarity.negates")
 def _data_negates(hay: Haystack) -> bool:
     """Whether any string of the data may hold a negation cue: a cue word or a word
     ending in "n't", matched at looser boundaries than :func:`scopes` tokenises (so it
-    finds every cue token it would), so False proves no source sentence has a scope. One scan of the text instead of
-    building every source sentence for answers that negate nothing."""
+    finds every cue token it would), so False proves no source sentence has a scope:
+    one scan of the text instead of building every source sentence for answers that
+    negate nothing."""
     found = _NEGATES.get(hay)
     if found is None:
         found = _NEGATES.setdefault(hay, any(
